@@ -1,0 +1,294 @@
+#include "io/npy.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "io/atomic_file.hpp"
+
+namespace ozref {
+namespace {
+
+constexpr std::string_view kMagic = "\x93NUMPY";
+
+struct DTypeInfo {
+  DType type;
+  char kind;
+  size_t size;
+};
+constexpr DTypeInfo kDTypes[] = {
+    {DType::F8, 'f', 8}, {DType::F4, 'f', 4}, {DType::I1, 'i', 1}, {DType::U1, 'u', 1},
+    {DType::I2, 'i', 2}, {DType::U2, 'u', 2}, {DType::I4, 'i', 4}, {DType::U4, 'u', 4},
+    {DType::I8, 'i', 8}, {DType::U8, 'u', 8},
+};
+
+[[noreturn]] void fail(const std::string& name, const std::string& what) {
+  throw InputError(name + ": not a valid .npy file: " + what);
+}
+
+// A minimal reader for the header's Python dict literal: {'key': value, ...} where a value is a
+// quoted string, True/False, or a tuple of non-negative integers.
+class HeaderParser {
+ public:
+  HeaderParser(std::string_view text, const std::string& name) : s_(text), name_(name) {}
+
+  void parse(std::string& descr, bool& fortran, std::vector<size_t>& shape) {
+    bool have_descr = false, have_order = false, have_shape = false;
+    expect('{');
+    while (true) {
+      skip();
+      if (peek() == '}') break;
+      const std::string key = quoted();
+      expect(':');
+      skip();
+      if (key == "descr") {
+        descr = quoted();
+        have_descr = true;
+      } else if (key == "fortran_order") {
+        fortran = boolean();
+        have_order = true;
+      } else if (key == "shape") {
+        shape = tuple();
+        have_shape = true;
+      } else {
+        fail(name_, "unexpected header key '" + key + "'");
+      }
+      skip();
+      if (peek() == ',') ++pos_;
+    }
+    if (!have_descr) fail(name_, "header has no 'descr'");
+    if (!have_order) fail(name_, "header has no 'fortran_order'");
+    if (!have_shape) fail(name_, "header has no 'shape'");
+  }
+
+ private:
+  void skip() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  char peek() {
+    if (pos_ >= s_.size()) fail(name_, "header ends inside its dictionary");
+    return s_[pos_];
+  }
+  void expect(char c) {
+    skip();
+    if (peek() != c) fail(name_, std::string("header: expected '") + c + "' at offset " + std::to_string(pos_));
+    ++pos_;
+  }
+  std::string quoted() {
+    skip();
+    const char q = peek();
+    if (q != '\'' && q != '"') fail(name_, "header: expected a quoted string at offset " + std::to_string(pos_));
+    const size_t end = s_.find(q, pos_ + 1);
+    if (end == std::string_view::npos) fail(name_, "header: unterminated string");
+    std::string out(s_.substr(pos_ + 1, end - pos_ - 1));
+    pos_ = end + 1;
+    return out;
+  }
+  bool boolean() {
+    if (s_.substr(pos_, 4) == "True") { pos_ += 4; return true; }
+    if (s_.substr(pos_, 5) == "False") { pos_ += 5; return false; }
+    fail(name_, "header: 'fortran_order' must be True or False");
+  }
+  std::vector<size_t> tuple() {
+    std::vector<size_t> out;
+    expect('(');
+    while (true) {
+      skip();
+      if (peek() == ')') { ++pos_; break; }
+      if (!std::isdigit(static_cast<unsigned char>(peek())))
+        fail(name_, "header: 'shape' must hold non-negative integers");
+      size_t v = 0;
+      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
+        if (v > (size_t{1} << 48)) fail(name_, "header: a dimension in 'shape' is too large");
+        v = v * 10 + static_cast<size_t>(s_[pos_++] - '0');
+      }
+      out.push_back(v);
+      skip();
+      if (peek() == ',') ++pos_;
+    }
+    return out;
+  }
+
+  std::string_view s_;
+  const std::string& name_;
+  size_t pos_ = 0;
+};
+
+DTypeInfo parse_descr(const std::string& descr, bool& big_endian, const std::string& name) {
+  if (descr.size() < 3) fail(name, "unsupported dtype '" + descr + "'");
+  const char order = descr[0];
+  if (order != '<' && order != '>' && order != '|' && order != '=')
+    fail(name, "unsupported dtype '" + descr + "' (no byte-order mark)");
+  big_endian = order == '>';
+  size_t size = 0;
+  for (size_t i = 2; i < descr.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(descr[i]))) fail(name, "unsupported dtype '" + descr + "'");
+    size = size * 10 + static_cast<size_t>(descr[i] - '0');
+  }
+  for (const auto& info : kDTypes)
+    if (info.kind == descr[1] && info.size == size) return info;
+  fail(name, "unsupported dtype '" + descr + "' (ozref reads f8 f4 i1 u1 i2 u2 i4 u4 i8 u8)");
+}
+
+uint64_t read_le(const char* p, size_t n) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; ++i) v |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+  return v;
+}
+
+}  // namespace
+
+size_t dtype_size(DType t) {
+  for (const auto& info : kDTypes)
+    if (info.type == t) return info.size;
+  return 0;
+}
+
+std::string_view dtype_name(DType t) {
+  static const char* names[] = {"f8", "f4", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8"};
+  return names[static_cast<int>(t)];
+}
+
+size_t NpyArray::elements() const {
+  size_t n = 1;
+  for (size_t d : shape) n *= d;
+  return n;
+}
+
+NpyArray parse_npy(std::string_view bytes, const std::string& name) {
+  if (bytes.size() < 10 || bytes.substr(0, 6) != kMagic) fail(name, "missing the \\x93NUMPY magic");
+  const int major = static_cast<unsigned char>(bytes[6]);
+  size_t header_len = 0, header_start = 0;
+  if (major == 1) {
+    header_len = read_le(bytes.data() + 8, 2);
+    header_start = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) fail(name, "truncated header");
+    header_len = read_le(bytes.data() + 8, 4);
+    header_start = 12;
+  } else {
+    fail(name, "unsupported format version " + std::to_string(major));
+  }
+  if (bytes.size() < header_start + header_len) fail(name, "truncated header");
+  std::string descr;
+  bool fortran = false;
+  NpyArray out;
+  HeaderParser(bytes.substr(header_start, header_len), name).parse(descr, fortran, out.shape);
+  bool big_endian = false;
+  const DTypeInfo info = parse_descr(descr, big_endian, name);
+  out.dtype = info.type;
+
+  size_t count = 1;
+  for (size_t d : out.shape) {
+    if (d != 0 && count > (size_t{1} << 40) / d) fail(name, "the array is too large");
+    count *= d;
+  }
+  const size_t data_start = header_start + header_len;
+  const size_t expected = count * info.size;
+  const size_t available = bytes.size() - data_start;
+  if (available < expected)
+    fail(name, "truncated data: shape needs " + std::to_string(expected) + " bytes, file has " +
+                   std::to_string(available));
+  if (available > expected)
+    fail(name, std::to_string(available - expected) + " bytes follow the data the shape describes");
+
+  out.data.assign(bytes.begin() + data_start, bytes.end());
+  if (big_endian && info.size > 1)
+    for (size_t i = 0; i < count; ++i)
+      std::reverse(out.data.begin() + i * info.size, out.data.begin() + (i + 1) * info.size);
+  if (fortran && out.shape.size() > 1) {  // reorder to C order
+    std::vector<uint8_t> c_order(out.data.size());
+    const size_t nd = out.shape.size();
+    std::vector<size_t> index(nd, 0);
+    for (size_t f = 0; f < count; ++f) {  // f walks Fortran order: first index fastest
+      size_t c = 0;
+      for (size_t d = 0; d < nd; ++d) c = c * out.shape[d] + index[d];
+      std::memcpy(&c_order[c * info.size], &out.data[f * info.size], info.size);
+      for (size_t d = 0; d < nd && ++index[d] == out.shape[d]; ++d) index[d] = 0;
+    }
+    out.data.swap(c_order);
+  }
+  return out;
+}
+
+NpyArray read_npy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open for reading");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": read failed");
+  return parse_npy(buffer.str(), path);
+}
+
+std::string serialize_npy(const NpyArray& array) {
+  std::string shape = "(";
+  for (size_t i = 0; i < array.shape.size(); ++i)
+    shape += (i ? ", " : "") + std::to_string(array.shape[i]);
+  shape += array.shape.size() == 1 ? ",)" : ")";
+  const char order = dtype_size(array.dtype) == 1 ? '|' : '<';
+  std::string dict = "{'descr': '" + std::string(1, order) + std::string(dtype_name(array.dtype)) +
+                     "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Pad with spaces and a newline so that the data starts on a 64-byte boundary.
+  size_t prefix = 10;
+  size_t total = prefix + dict.size() + 1;
+  int major = 1;
+  if (total + 63 > 65535 + 10) {
+    major = 2;
+    prefix = 12;
+    total = prefix + dict.size() + 1;
+  }
+  dict.append((64 - total % 64) % 64, ' ');
+  dict += '\n';
+  std::string out(kMagic);
+  out += static_cast<char>(major);
+  out += '\0';
+  const size_t len = dict.size();
+  for (size_t i = 0; i < (major == 1 ? 2u : 4u); ++i) out += static_cast<char>((len >> (8 * i)) & 0xFF);
+  out += dict;
+  out.append(reinterpret_cast<const char*>(array.data.data()), array.data.size());
+  return out;
+}
+
+void write_npy(const std::string& path, const NpyArray& array) {
+  write_file_atomically(path, serialize_npy(array));
+}
+
+Matrix<double> matrix_from_npy(const NpyArray& array, const std::string& name) {
+  if (array.shape.size() != 2)
+    throw InputError(name + ": expected a 2-D matrix, got " + std::to_string(array.shape.size()) +
+                     " dimensions");
+  Matrix<double> m(array.shape[0], array.shape[1]);
+  if (array.dtype == DType::F8) {
+    std::memcpy(m.data.data(), array.data.data(), array.data.size());
+  } else if (array.dtype == DType::F4) {
+    for (size_t i = 0; i < m.size(); ++i) {
+      float f;
+      std::memcpy(&f, &array.data[i * 4], 4);
+      m.data[i] = f;  // exact widening
+    }
+  } else {
+    throw InputError(name + ": expected dtype f8 or f4, got " + std::string(dtype_name(array.dtype)));
+  }
+  return m;
+}
+
+namespace {
+template <typename T>
+NpyArray npy_from(const Matrix<T>& m, DType t) {
+  NpyArray a;
+  a.dtype = t;
+  a.shape = {m.rows, m.cols};
+  a.data.resize(m.size() * sizeof(T));
+  std::memcpy(a.data.data(), m.data.data(), a.data.size());
+  return a;
+}
+}  // namespace
+
+NpyArray npy_from_matrix(const Matrix<double>& m) { return npy_from(m, DType::F8); }
+NpyArray npy_from_matrix(const Matrix<float>& m) { return npy_from(m, DType::F4); }
+
+}  // namespace ozref

@@ -1,0 +1,38 @@
+// NumPy .npy files: v1, v2 and v3 headers, C or Fortran order, little- or big-endian, the dtypes
+// f8 f4 i1 u1 i2 u2 i4 u4 i8 u8. Arrays are held in C order and native (little-endian) byte order.
+// Malformed, truncated or oversized files are refused with an InputError naming file and problem.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/matrix.hpp"
+
+namespace ozref {
+
+enum class DType { F8, F4, I1, U1, I2, U2, I4, U4, I8, U8 };
+
+size_t dtype_size(DType t);
+std::string_view dtype_name(DType t);  // "f8", "i1", ...
+
+struct NpyArray {
+  DType dtype = DType::F8;
+  std::vector<size_t> shape;
+  std::vector<uint8_t> data;  // C order, little-endian
+  size_t elements() const;
+};
+
+// Parses a whole file's bytes; `name` is used in error messages.
+NpyArray parse_npy(std::string_view bytes, const std::string& name);
+NpyArray read_npy(const std::string& path);
+std::string serialize_npy(const NpyArray& array);  // v1 header (v2 when the header needs it)
+void write_npy(const std::string& path, const NpyArray& array);  // atomic
+
+// 2-D floating-point matrices (f8, or f4 widened exactly); anything else is an InputError.
+Matrix<double> matrix_from_npy(const NpyArray& array, const std::string& name);
+NpyArray npy_from_matrix(const Matrix<double>& m);
+NpyArray npy_from_matrix(const Matrix<float>& m);
+
+}  // namespace ozref

@@ -1,0 +1,198 @@
+// The fast exact GEMM (both its slice path and its direct path) against the GMP oracle on every
+// class of input: wide exponent spread, subnormals, cancellation to exactly zero, results at exact
+// rounding ties, K = 1, empty dimensions, integers near 2^53, NaN and infinities.
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "common/distributions.hpp"
+#include "exact/exact_gemm.hpp"
+#include "exact/rational_oracle.hpp"
+#include "support.hpp"
+
+using namespace ozref;
+using ozref::test::CaseCount;
+
+namespace {
+
+bool same_value(double got, double expect) {
+  if (std::isnan(expect)) return std::isnan(got);
+  return std::bit_cast<uint64_t>(got) == std::bit_cast<uint64_t>(expect);
+}
+bool same_value(float got, float expect) {
+  if (std::isnan(expect)) return std::isnan(got);
+  return std::bit_cast<uint32_t>(got) == std::bit_cast<uint32_t>(expect);
+}
+
+mpq_class exact(double x) {
+  mpq_class q;
+  mpq_set_d(q.get_mpq_t(), x);
+  return q;
+}
+
+// Checks every element of the fast product against the oracle: FP64 and FP32 rounding, and the
+// residual (nearest + residual == E exactly when residual_exact, else residual == round(E - nearest)).
+void check_against_oracle(const Matrix<double>& a, const Matrix<double>& b, CaseCount& cases) {
+  const Matrix<oracle::ExactElement> ref = oracle::gemm(a, b);
+  for (bool direct : {false, true}) {
+    const ExactProduct e = exact_gemm(a, b, {.threads = 2, .force_direct = direct});
+    REQUIRE(e.nearest.size() == ref.size());
+    for (size_t i = 0; i < ref.size(); ++i) {
+      const oracle::ExactElement& r = ref.data[i];
+      INFO("element " << i << (direct ? " (direct path)" : " (slice path)") << " of "
+                      << a.rows << "x" << a.cols << "x" << b.cols);
+      REQUIRE(same_value(e.nearest[i], oracle::to_double(r)));
+      REQUIRE(same_value(e.nearest_fp32[i], oracle::to_float(r)));
+      if (r.kind == oracle::ExactElement::Finite && std::isfinite(e.nearest[i])) {
+        const mpq_class rest = r.value - exact(e.nearest[i]);
+        oracle::ExactElement rest_element;
+        rest_element.value = rest;
+        REQUIRE(same_value(e.residual[i] == 0 ? 0.0 : e.residual[i], oracle::to_double(rest_element)));
+        REQUIRE(static_cast<bool>(e.residual_exact[i]) == (exact(e.residual[i]) == rest));
+      }
+      ++cases;
+    }
+  }
+}
+
+Matrix<double> wide_spread(size_t r, size_t c, Rng& rng, int spread) {
+  Matrix<double> m(r, c);
+  for (auto& x : m.data) {
+    const double s = rng.uniform() - 0.5;
+    x = std::ldexp(s, static_cast<int>(rng.below(2 * spread + 1)) - spread);
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("exact gemm: phi-distributed data matches the oracle", "[exact]") {
+  Rng rng(test::seed());
+  CaseCount cases("elements (phi data)");
+  for (double phi : {0.0, 1.0, 4.0}) {
+    for (size_t k : {1, 7, 64}) {
+      const Distribution d{Distribution::Phi, phi};
+      check_against_oracle(random_matrix(5, k, d, rng), random_matrix(k, 6, d, rng), cases);
+    }
+  }
+  cases.report(2 * 9 * 30);
+}
+
+TEST_CASE("exact gemm: wide exponent spread, up to the whole FP64 range", "[exact]") {
+  Rng rng(test::seed() + 1);
+  CaseCount cases("elements (wide spread)");
+  for (int spread : {30, 200, 1000}) {
+    check_against_oracle(wide_spread(4, 9, rng, spread), wide_spread(9, 5, rng, spread), cases);
+  }
+  cases.report(2 * 3 * 20);
+}
+
+TEST_CASE("exact gemm: subnormal inputs and results that underflow", "[exact]") {
+  Rng rng(test::seed() + 2);
+  CaseCount cases("elements (subnormals)");
+  Matrix<double> a(4, 6), b(6, 3);
+  for (auto& x : a.data) x = std::bit_cast<double>(rng.next() & 0x800FFFFFFFFFFFFFULL);  // subnormal
+  for (size_t i = 0; i < b.size(); ++i)
+    b.data[i] = i % 2 ? std::ldexp(rng.uniform() - 0.5, -20) : std::ldexp(rng.uniform(), 1000);
+  check_against_oracle(a, b, cases);
+  // Products far below the smallest subnormal: the result rounds to zero or the minimum.
+  Matrix<double> c(2, 2, 0x1p-1074), d(2, 2, 0x1p-30);
+  d(0, 0) = -0x1p-30;
+  check_against_oracle(c, d, cases);
+  cases.report(2 * 12 + 2 * 4);
+}
+
+TEST_CASE("exact gemm: cancellation to exactly zero and near-cancellation", "[exact]") {
+  CaseCount cases("elements (cancellation)");
+  Matrix<double> a(2, 4), b(4, 2);
+  a.data = {1e300, 1.0, -1e300, 0x1p-1074, 3.0, 0x1p-60, -3.0, -0x1p-60};
+  b.data = {1.0, 1.0, 1.0, -1.0, 1.0, 1.0, 1.0, 0x1p-1000};
+  check_against_oracle(a, b, cases);
+  cases.report(8);
+}
+
+TEST_CASE("exact gemm: exact rounding ties in FP64 and FP32", "[exact]") {
+  CaseCount cases("elements (ties)");
+  Matrix<double> a(3, 2), b(2, 3);
+  // 1 + 2^-53 (tie to even: 1), 1 + 3*2^-53 (tie: up), 1 + 2^-24 (FP32 tie), with sticky variants.
+  a.data = {1.0, 1.0, 1.0, 3.0, 1.0, 0x1p-24};
+  b.data = {1.0, 1.0, 1.0, 0x1p-53, 0x1p-53 + 0x1p-105, 0x1p-24};
+  check_against_oracle(a, b, cases);
+  cases.report(18);
+}
+
+TEST_CASE("exact gemm: integers near 2^53 are exact and the results past 2^53 round correctly", "[exact]") {
+  Rng rng(test::seed() + 3);
+  CaseCount cases("elements (integers)");
+  Matrix<double> a(6, 33), b(33, 4);
+  for (auto& x : a.data) x = static_cast<double>((rng.next() >> 11) | 1) * (rng.below(2) ? 1 : -1);
+  for (auto& x : b.data) x = static_cast<double>(rng.next() >> 11);
+  check_against_oracle(a, b, cases);
+  cases.report(2 * 24);
+}
+
+TEST_CASE("exact gemm: K = 1, empty dimensions and all-zero operands", "[exact]") {
+  CaseCount cases("shapes");
+  Rng rng(test::seed() + 4);
+  const Distribution d{Distribution::Randn, 0};
+  check_against_oracle(random_matrix(3, 1, d, rng), random_matrix(1, 4, d, rng), cases);
+  for (auto [m, k, n] : {std::tuple{0, 3, 2}, {3, 0, 2}, {3, 2, 0}, {0, 0, 0}}) {
+    const ExactProduct e = exact_gemm(Matrix<double>(m, k), Matrix<double>(k, n));
+    REQUIRE(e.nearest.size() == size_t(m) * n);
+    for (double v : e.nearest) REQUIRE(std::bit_cast<uint64_t>(v) == 0);  // K = 0: +0
+    ++cases;
+  }
+  check_against_oracle(Matrix<double>(2, 3, 0.0), random_matrix(3, 2, d, rng), cases);
+  cases.report(2 * 12 + 4 + 2 * 4);
+}
+
+TEST_CASE("exact gemm: NaN and infinity follow the IEEE rules", "[exact]") {
+  CaseCount cases("elements (specials)");
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  Matrix<double> a(5, 2), b(2, 4);
+  a.data = {inf, 1.0,  -inf, 1.0,  nan, 0.0,  inf, 0.0,  1e308, 1e308};
+  b.data = {1.0, inf, 0.0, 1e308, 2.0, -inf, 1.0, 1e308};
+  check_against_oracle(a, b, cases);
+  const ExactProduct e = exact_gemm(a, b);
+  CHECK(std::isnan(e.nearest[1]));        // inf*inf + 1*(-inf) = +inf - inf
+  CHECK(std::isnan(e.nearest[2]));        // inf*0
+  CHECK(e.nearest[0] == inf);             // inf*1 + 1*2
+  CHECK(e.nearest[4 * 4 + 3] == inf);     // 1e308*1e308*2: finite exact, overflows when rounded
+  CHECK(e.residual_exact[4 * 4 + 3] == 0);
+  cases.report(2 * 20);
+}
+
+TEST_CASE("exact gemm: results do not depend on the thread count", "[exact]") {
+  Rng rng(test::seed() + 5);
+  const Distribution d{Distribution::Phi, 2.0};
+  const Matrix<double> a = random_matrix(37, 70, d, rng), b = random_matrix(70, 29, d, rng);
+  const ExactProduct one = exact_gemm(a, b, {.threads = 1});
+  const ExactProduct two = exact_gemm(a, b, {.threads = 2});
+  const ExactProduct three = exact_gemm(a, b, {.threads = 3});
+  REQUIRE(one.nearest.size() == 37 * 29);
+  for (size_t i = 0; i < one.nearest.size(); ++i) {
+    REQUIRE(same_value(one.nearest[i], two.nearest[i]));
+    REQUIRE(same_value(one.nearest[i], three.nearest[i]));
+    REQUIRE(same_value(one.residual[i], three.residual[i]));
+  }
+}
+
+TEST_CASE("exact gemm: larger random problems agree between the slice path and the direct path", "[exact]") {
+  Rng rng(test::seed() + 6);
+  CaseCount cases("elements (slice vs direct)");
+  for (double phi : {0.5, 4.0}) {
+    const Distribution d{Distribution::Phi, phi};
+    const Matrix<double> a = random_matrix(40, 300, d, rng), b = random_matrix(300, 30, d, rng);
+    const ExactProduct s = exact_gemm(a, b);
+    const ExactProduct t = exact_gemm(a, b, {.force_direct = true});
+    REQUIRE_FALSE(s.direct_path);
+    for (size_t i = 0; i < s.nearest.size(); ++i) {
+      REQUIRE(same_value(s.nearest[i], t.nearest[i]));
+      REQUIRE(same_value(s.residual[i], t.residual[i]));
+      REQUIRE(s.residual_exact[i] == t.residual_exact[i]);
+      REQUIRE(same_value(s.nearest_fp32[i], t.nearest_fp32[i]));
+      ++cases;
+    }
+  }
+  cases.report(2 * 1200);
+}
