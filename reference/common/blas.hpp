@@ -8,6 +8,7 @@ void cblas_dgemm(int order, int trans_a, int trans_b, int m, int n, int k, doubl
 void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k, float alpha,
                  const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
 void openblas_set_num_threads(int threads);
+int openblas_get_num_threads(void);
 }
 
 namespace ozref::blas {

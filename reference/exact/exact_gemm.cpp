@@ -181,27 +181,45 @@ void slice_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis
   for (int t = 0; t < sb; ++t)
     b_used[t] = std::any_of(bs[t].begin(), bs[t].end(), [](double v) { return v != 0.0; });
 
-  const long bits = 53 + long{sa + sb - 2} * beta + ceil_log2(size_t(sa) * sb) + 3;
-  const size_t words = words_for_bits(bits);
-  std::vector<uint64_t> acc(m * n * words, 0);
-  std::vector<double> c(m * n);
-  for (int s = 0; s < sa; ++s) {
-    for (int t = 0; t < sb; ++t) {
-      if (!a_used[s] || !b_used[t]) continue;
-      cblas_dgemm(blas::kRowMajor, blas::kNoTrans, blas::kNoTrans, int(m), int(n), int(k), 1.0,
-                  as[s].data(), int(k), bs[t].data(), int(n), 0.0, c.data(), int(n));
-      const unsigned shift = unsigned((sa - 1 - s) + (sb - 1 - t)) * unsigned(beta);
-#pragma omp parallel for schedule(static)
-      for (size_t idx = 0; idx < m * n; ++idx)
-        accumulate(std::span(&acc[idx * words], words), static_cast<int64_t>(c[idx]), shift);
+  // Slice products with the same s + t share a weight 2^((sa + sb - 2 - s - t) * beta); each is an
+  // integer below 2^53, and at most min(sa, sb) <= 16 of them share a diagonal, so they sum
+  // exactly in an int64 (below 2^57) before the wide accumulator.
+  const int diagonals = sa + sb - 1;
+  std::vector<std::vector<int64_t>> diag(diagonals, std::vector<int64_t>(m * n, 0));
+  // Each OpenMP thread runs single-threaded DGEMMs on its own band of rows: OpenBLAS's own
+  // threads would compete with OpenMP's spinning ones on a small machine.
+  openblas_set_num_threads(1);
+#pragma omp parallel
+  {
+    const size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
+    const size_t row0 = m * me / threads, rows = m * (me + 1) / threads - row0;
+    std::vector<double> c(rows * n);
+    for (int s = 0; s < sa && rows; ++s) {
+      for (int t = 0; t < sb; ++t) {
+        if (!a_used[s] || !b_used[t]) continue;
+        cblas_dgemm(blas::kRowMajor, blas::kNoTrans, blas::kNoTrans, int(rows), int(n), int(k), 1.0,
+                    as[s].data() + row0 * k, int(k), bs[t].data(), int(n), 0.0, c.data(), int(n));
+        int64_t* d = diag[s + t].data() + row0 * n;
+        for (size_t idx = 0; idx < rows * n; ++idx) d[idx] += static_cast<int64_t>(c[idx]);
+      }
     }
   }
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      const int base = top_of(an.rows[i]) + top_of(an.cols[j]) - (sa + sb) * beta;
-      finalize(std::span(&acc[(i * n + j) * words], words), base, out, i * n + j);
-    }
+  const long bits = 53 + long{diagonals - 1} * beta + ceil_log2(size_t(std::min(sa, sb))) + 3;
+  const size_t words = words_for_bits(bits);
+#pragma omp parallel
+  {
+    std::vector<uint64_t> acc(words);
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < n; ++j) {
+        const size_t idx = i * n + j;
+        std::fill(acc.begin(), acc.end(), 0);
+        for (int d = 0; d < diagonals; ++d)
+          accumulate(acc, diag[d][idx], unsigned(diagonals - 1 - d) * unsigned(beta));
+        const int base = top_of(an.rows[i]) + top_of(an.cols[j]) - (sa + sb) * beta;
+        finalize(acc, base, out, idx);
+      }
+  }
 }
 
 void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
@@ -262,9 +280,9 @@ ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
                         const ExactGemmOptions& options) {
   if (a.cols != b.rows) throw std::invalid_argument("exact_gemm: inner dimensions differ");
   const int saved_threads = omp_get_max_threads();
+  const int saved_blas_threads = openblas_get_num_threads();
   const int threads = options.threads > 0 ? options.threads : saved_threads;
   omp_set_num_threads(threads);
-  openblas_set_num_threads(threads);
 
   ExactProduct out;
   out.rows = a.rows;
@@ -292,6 +310,7 @@ ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
   }
   apply_specials(a, b, an, out);
   omp_set_num_threads(saved_threads);
+  openblas_set_num_threads(saved_blas_threads);
   return out;
 }
 
