@@ -6,6 +6,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace ozref::cli {
 
@@ -36,5 +37,18 @@ struct DemoArgs {
 };
 int run_demo(const DemoArgs& args, std::ostream& out);
 void add_demo(CLI::App& app, Action& action);
+
+}  // namespace ozref::cli
+
+namespace ozref::cli {
+
+struct MmaCheckArgs {
+  std::vector<std::string> traces;
+  std::string arch = "sm_90";
+  bool json = false;
+};
+// Exit 0 only when records > 0 and none mismatched; 1 when some mismatched or none were read.
+int run_mma_check(const MmaCheckArgs& args, std::ostream& out);
+void add_mma_check(CLI::App& app, Action& action);
 
 }  // namespace ozref::cli

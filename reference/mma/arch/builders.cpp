@@ -1,0 +1,118 @@
+#include "mma/arch/builders.hpp"
+
+namespace ozref::mma::build {
+namespace {
+std::string type_name(FormatId f) { return std::string(format_spec(f).name); }
+}  // namespace
+
+std::vector<InstructionSpec> int8_mma_sync(const std::string& evidence) {
+  std::vector<InstructionSpec> out;
+  for (bool sat : {false, true})
+    for (bool as : {true, false})
+      for (bool bs : {true, false}) {
+        InstructionSpec s;
+        s.op = std::string("mma.sync.aligned.m16n8k32.row.col") + (sat ? ".satfinite" : "") + ".s32." +
+               (as ? "s8" : "u8") + "." + (bs ? "s8" : "u8") + ".s32";
+        s.kind = Kind::Integer;
+        s.k = 32;
+        s.a_signed = as;
+        s.b_signed = bs;
+        s.saturate = sat;
+        s.evidence = evidence;
+        out.push_back(s);
+      }
+  return out;
+}
+
+std::vector<InstructionSpec> int8_named(const std::string& prefix, const std::string& evidence) {
+  std::vector<InstructionSpec> out;
+  for (bool sat : {false, true})
+    for (bool sgn : {true, false}) {
+      InstructionSpec s;
+      s.op = prefix + (sat ? ".satfinite" : "") + (sgn ? ".s8.s8" : ".u8.u8");
+      s.kind = Kind::Integer;
+      s.k = 32;
+      s.a_signed = s.b_signed = sgn;
+      s.saturate = sat;
+      s.evidence = evidence;
+      out.push_back(s);
+    }
+  return out;
+}
+
+std::vector<InstructionSpec> half_mma_sync(const FusedBlock& block, int parts, const std::string& evidence) {
+  std::vector<InstructionSpec> out;
+  for (FormatId f : {FormatId::FP16, FormatId::BF16}) {
+    InstructionSpec s;
+    const std::string t = f == FormatId::FP16 ? "f16" : "bf16";
+    s.op = "mma.sync.aligned.m16n8k16.row.col.f32." + t + "." + t + ".f32";
+    s.k = 16;
+    s.a_format = s.b_format = f;
+    s.packing = Packing::Half;
+    s.blocks = consecutive_blocks(16, parts);
+    s.block = block;
+    s.evidence = evidence;
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<InstructionSpec> fp8_mma_sync(const FusedBlock& block, std::vector<std::vector<int>> blocks,
+                                          bool convert_to_fp16, bool c_added_after,
+                                          const std::string& evidence) {
+  std::vector<InstructionSpec> out;
+  for (FormatId f : {FormatId::E4M3, FormatId::E5M2}) {
+    InstructionSpec s;
+    s.op = "mma.sync.aligned.m16n8k32.row.col.f32." + type_name(f) + "." + type_name(f) + ".f32";
+    s.k = 32;
+    s.a_format = s.b_format = f;
+    s.blocks = blocks;
+    s.block = block;
+    s.convert_to_fp16 = convert_to_fp16;
+    s.c_added_after = c_added_after;
+    s.evidence = evidence;
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<InstructionSpec> fp8_wgmma(const FusedBlock& block, const std::string& evidence) {
+  std::vector<InstructionSpec> out;
+  for (FormatId f : {FormatId::E4M3, FormatId::E5M2}) {
+    InstructionSpec s;
+    s.op = "wgmma.mma_async.sync.aligned.m64nNk32.f32." + type_name(f) + "." + type_name(f);
+    s.k = 32;
+    s.a_format = s.b_format = f;
+    s.blocks = one_block(32);
+    s.block = block;
+    s.evidence = evidence;
+    out.push_back(s);
+  }
+  return out;
+}
+
+FusedBlock ideal_block() { return FusedBlock{}; }
+
+}  // namespace ozref::mma::build
+
+namespace ozref::mma::build {
+
+InstructionSpec block_scaled(const std::string& op, FormatId element, int k, Packing packing,
+                             FormatId scale, int scale_block, int exact_group,
+                             const FusedBlock& block, const std::string& evidence) {
+  InstructionSpec s;
+  s.op = op;
+  s.kind = Kind::BlockScaled;
+  s.k = k;
+  s.a_format = s.b_format = element;
+  s.packing = packing;
+  s.scale_format = scale;
+  s.scale_block = scale_block;
+  s.exact_group = exact_group;
+  s.blocks = one_block(k);
+  s.block = block;
+  s.evidence = evidence;
+  return s;
+}
+
+}  // namespace ozref::mma::build

@@ -1,0 +1,23 @@
+// ideal: every modelled instruction with an exact accumulator: all products and C summed exactly,
+// rounded once to FP32 nearest-even (integer MMAs: the exact sum, wrapped or clamped as PTX says).
+// The reference for "is the hardware exact here?".
+#include "mma/arch/arch_list.hpp"
+#include "mma/arch/builders.hpp"
+
+namespace ozref::mma {
+
+ArchSpec make_ideal() {
+  ArchSpec a{"ideal", "exact sum of all products and C, one round-to-nearest-even", {}};
+  const FusedBlock exact = build::ideal_block();
+  const std::string why = "definition: no truncation, one rounding";
+  auto add = [&](std::vector<InstructionSpec> v) { a.instructions.insert(a.instructions.end(), v.begin(), v.end()); };
+  add(build::int8_mma_sync(why));
+  add(build::half_mma_sync(exact, 1, why));
+  add(build::fp8_mma_sync(exact, one_block(32), false, false, why));
+  add(build::fp8_wgmma(exact, why));
+  add(build::f8f6f4([](const std::string& t) { return "tcgen05.mma.cta_group::1.kind::f8f6f4." + t + "." + t; }, exact, why));
+  add(build::f8f6f4([](const std::string& t) { return "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." + t + "." + t + ".f32"; }, exact, why));
+  return a;
+}
+
+}  // namespace ozref::mma

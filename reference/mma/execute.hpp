@@ -1,0 +1,24 @@
+// One instruction on one output element's operands: A's row and B's column along K, as the
+// instruction's operand bytes hold them (DESIGN.md's MMA trace format), C and D as bit patterns.
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "mma/instruction.hpp"
+
+namespace ozref::mma {
+
+struct ElementOperands {
+  std::span<const uint8_t> a, b;                // K bytes (K/2 for packed FP4)
+  uint32_t c = 0;
+  std::span<const uint8_t> scale_a, scale_b;    // one byte per scale block (block-scaled kinds)
+};
+
+// Bytes an operand takes for K elements, and scale bytes per operand.
+size_t operand_bytes(const InstructionSpec& spec);
+size_t scale_bytes(const InstructionSpec& spec);
+
+// D for one output element. Throws InputError when operand sizes do not match the instruction.
+uint32_t execute(const InstructionSpec& spec, const ElementOperands& x);
+
+}  // namespace ozref::mma

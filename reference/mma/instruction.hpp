@@ -1,0 +1,78 @@
+// What one tensor-core instruction does, as a data description: operand formats, K, how the K
+// products are grouped into fused blocks and chained, the datapath parameters of each block, and
+// any instruction sequence the compiler really emits (DESIGN.md principle 2). Each architecture's
+// list lives in its own file under mma/arch/, with the evidence for every parameter.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "formats/format.hpp"
+
+namespace ozref::mma {
+
+enum class OutputRounding { TowardZero, NearestEven };
+
+// One fused dot-add block: all its products (exact, with exponent ea + eb, not renormalised) and
+// its accumulator are aligned to the largest exponent, each term is truncated toward zero to
+// `fraction_bits` bits below it, the terms are summed exactly, and the sum is normalised once and
+// rounded to an FP32 container with `output_fraction_bits` fraction bits.
+struct FusedBlock {
+  static constexpr int kExact = -1;  // fraction_bits: no truncation (the ideal accumulator)
+  int fraction_bits = kExact;
+  OutputRounding rounding = OutputRounding::NearestEven;
+  int output_fraction_bits = 23;
+  int exponent_floor = -126;  // the alignment exponent is at least this (a zero C counts as 2^-126)
+};
+
+enum class Kind {
+  Integer,      // s8/u8 -> s32: exact sum, then wrap or clamp
+  Float,        // FP operands -> f32 accumulate
+  BlockScaled,  // FP operands with per-block scales (mxf8f6f4, mxf4, mxf4nvf4)
+};
+
+// How operand bytes hold elements: one byte each; two bytes each, big-endian (FP16, BF16); an
+// E2M1 in bits 5:2 of a byte (kind::f8f6f4); two E2M1 per byte, lower k in the lower nibble.
+enum class Packing { Byte, Half, PaddedFp4, PackedFp4 };
+
+struct InstructionSpec {
+  std::string op;  // the PTX instruction as written (wgmma's N written as "N")
+  Kind kind = Kind::Float;
+  int k = 0;
+  // Integer: operand signedness and .satfinite.
+  bool a_signed = true, b_signed = true, saturate = false;
+  // Float: element formats, how they sit in operand bytes, and an exact conversion the hardware
+  // applies first (FormatId::FP16 for sm_90's FP8 mma.sync, which runs on the FP16 HMMA path).
+  FormatId a_format = FormatId::E4M3, b_format = FormatId::E4M3;
+  Packing packing = Packing::Byte;
+  bool convert_to_fp16 = false;
+  // Fused blocks in order: each lists the k indices it sums. The first block takes the user's C
+  // unless `c_added_after`, when it takes +0 and the user's C is added to the last block's result
+  // by a separate FP32 add, rounded to nearest-even (the trailing FADD that nvcc emits).
+  std::vector<std::vector<int>> blocks;
+  FusedBlock block;
+  bool c_added_after = false;
+  // Block scaling: elements per scale, the scale format, and the size of the groups whose
+  // products are summed exactly before scaling (0: each product is scaled on its own).
+  int scale_block = 0;
+  FormatId scale_format = FormatId::UE8M0;
+  int exact_group = 0;
+  std::string evidence;  // where each parameter comes from (docs/models.md has the long form)
+};
+
+// The whole-K schedule: one block of all k products.
+std::vector<std::vector<int>> one_block(int k);
+// K split into `parts` consecutive blocks.
+std::vector<std::vector<int>> consecutive_blocks(int k, int parts);
+
+struct ArchSpec {
+  std::string name;  // "ideal", "sm_80", ...
+  std::string summary;
+  std::vector<InstructionSpec> instructions;
+};
+
+const std::vector<std::string>& arch_names();
+const ArchSpec& arch(const std::string& name);  // InputError for an unknown name
+// The instruction of an architecture by op string; InputError naming both when not modelled.
+const InstructionSpec& instruction(const ArchSpec& arch, const std::string& op);
+
+}  // namespace ozref::mma
