@@ -80,9 +80,12 @@ __device__ uint64_t descriptor(const void* smem, uint32_t leading, uint32_t stri
 }
 
 // m64n8k32 fp8 through wgmma: A and B in shared memory as 8-row x 16-byte core matrices, core
-// (row block r, k block kb) at byte (r * 2 + kb) * 128.
+// (row block r, k block kb) at byte (r * 2 + kb) * 128. The descriptors' leading byte offset is
+// the step between core matrices along K (128), the stride byte offset the step along M or N
+// (256): on the H200 this layout reproduces exact integer products, and the swapped offsets
+// fault with an illegal address (first probe run, docs/models.md).
 template <int OP>
-__global__ void wgmma_k32(const uint8_t* A, const uint8_t* B, const uint32_t* C, uint32_t* D, int variant) {
+__global__ void wgmma_k32(const uint8_t* A, const uint8_t* B, const uint32_t* C, uint32_t* D) {
   __shared__ __align__(128) uint8_t sa[64 * 32];
   __shared__ __align__(128) uint8_t sb[8 * 32];
   const int tile = blockIdx.x, tid = threadIdx.x;
@@ -105,8 +108,7 @@ __global__ void wgmma_k32(const uint8_t* A, const uint8_t* B, const uint32_t* C,
 #ifdef OZREF_HAVE_WGMMA
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
   __syncthreads();
-  const uint32_t lead = variant == 0 ? 128 : 256, stride = variant == 0 ? 256 : 128;
-  const uint64_t da = descriptor(sa, lead, stride), db = descriptor(sb, lead, stride);
+  const uint64_t da = descriptor(sa, 128, 256), db = descriptor(sb, 128, 256);
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #define WGMMA(PTX)                                                                          \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n" PTX                             \
@@ -120,7 +122,6 @@ __global__ void wgmma_k32(const uint8_t* A, const uint8_t* B, const uint32_t* C,
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 #else
   d0 = d1 = d2 = d3 = __uint_as_float(0xDEADBEEFu);  // not built for sm_90a: a visible canary
-  (void)variant;
 #endif
   d[r0 * 8 + 2 * t] = __float_as_uint(d0);
   d[r0 * 8 + 2 * t + 1] = __float_as_uint(d1);
@@ -130,7 +131,7 @@ __global__ void wgmma_k32(const uint8_t* A, const uint8_t* B, const uint32_t* C,
 
 }  // namespace
 
-void launch(int op, int tiles, const uint8_t* a, const uint8_t* b, const uint32_t* c, uint32_t* d, int variant) {
+void launch(int op, int tiles, const uint8_t* a, const uint8_t* b, const uint32_t* c, uint32_t* d) {
   switch (op) {
 #define K32(OP) case OP: mma_k32<OP><<<tiles, 32>>>(a, b, c, d); break;
     K32(kS8S8) K32(kS8U8) K32(kU8S8) K32(kU8U8) K32(kS8S8Sat) K32(kS8U8Sat) K32(kU8S8Sat) K32(kU8U8Sat)
@@ -138,8 +139,8 @@ void launch(int op, int tiles, const uint8_t* a, const uint8_t* b, const uint32_
 #undef K32
     case kF16: mma_k16<kF16><<<tiles, 32>>>(a, b, c, d); break;
     case kBF16: mma_k16<kBF16><<<tiles, 32>>>(a, b, c, d); break;
-    case kWgmmaE4M3: wgmma_k32<kWgmmaE4M3><<<tiles, 128>>>(a, b, c, d, variant); break;
-    case kWgmmaE5M2: wgmma_k32<kWgmmaE5M2><<<tiles, 128>>>(a, b, c, d, variant); break;
+    case kWgmmaE4M3: wgmma_k32<kWgmmaE4M3><<<tiles, 128>>>(a, b, c, d); break;
+    case kWgmmaE5M2: wgmma_k32<kWgmmaE5M2><<<tiles, 128>>>(a, b, c, d); break;
   }
 }
 

@@ -41,9 +41,6 @@ inline const OpInfo& op_info(int op) {
 }
 
 // Launches `tiles` tiles of op `op`; a, b, c, d are device pointers laid out per tile.
-// For wgmma, `desc_variant` selects the (leading, stride) byte offsets of the shared-memory
-// descriptors: 0 = (128, 256), 1 = (256, 128).
-void launch(int op, int tiles, const uint8_t* a, const uint8_t* b, const uint32_t* c, uint32_t* d,
-            int desc_variant);
+void launch(int op, int tiles, const uint8_t* a, const uint8_t* b, const uint32_t* c, uint32_t* d);
 
 }  // namespace probe

@@ -290,13 +290,13 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMemcpy(db, t.b.data(), t.b.size(), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(dc, t.c.data(), t.c.size() * 4, cudaMemcpyHostToDevice));
     std::vector<uint32_t> d(t.c.size());
-    for (int variant = 0; variant < (wg ? 2 : 1); ++variant) {
+    {
       CUDA_CHECK(cudaMemset(dd, 0xA5, t.c.size() * 4));  // canary
-      probe::launch(op, t.count, da, db, dc, dd, variant);
+      probe::launch(op, t.count, da, db, dc, dd);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaDeviceSynchronize());
       CUDA_CHECK(cudaMemcpy(d.data(), dd, d.size() * 4, cudaMemcpyDeviceToHost));
-      const std::string path = out + "/" + names[op] + (wg ? "_desc" + std::to_string(variant) : "") + ".jsonl";
+      const std::string path = out + "/" + names[op] + ".jsonl";
       FILE* fp = std::fopen(path.c_str(), "w");
       if (!fp) { std::perror(path.c_str()); return 3; }
       size_t records = 0, canaries = 0;

@@ -1,0 +1,166 @@
+// Floating-point MMA models: the ideal accumulator against the GMP oracle (exact sum, one
+// rounding), every architecture equal to ideal where the hardware is exact (small integers),
+// and hand-derived outcomes of the published probe inputs that pin each datapath parameter.
+#include <gmpxx.h>
+
+#include <bit>
+#include <cmath>
+
+#include "common/rng.hpp"
+#include "exact/rational_oracle.hpp"
+#include "formats/decode.hpp"
+#include "formats/encode.hpp"
+#include "mma/execute.hpp"
+#include "support.hpp"
+
+using namespace ozref;
+
+namespace {
+
+mpq_class value_of(const FormatSpec& f, uint32_t bits) {
+  const ExactValue v = decode(f, bits);
+  mpq_class q = mpq_class(mpz_class(std::to_string(v.significand)));
+  if (v.exponent >= 0) q *= mpq_class(mpz_class(1) << v.exponent);
+  else q /= mpq_class(mpz_class(1) << -v.exponent);
+  return v.negative ? mpq_class(-q) : q;
+}
+
+uint32_t f32(float x) { return std::bit_cast<uint32_t>(x); }
+
+std::vector<uint8_t> halves(std::initializer_list<uint16_t> v, size_t k) {
+  std::vector<uint8_t> out;
+  for (uint16_t h : v) { out.push_back(uint8_t(h >> 8)); out.push_back(uint8_t(h)); }
+  out.resize(2 * k, 0);
+  return out;
+}
+
+uint16_t fp16(double x) {
+  return static_cast<uint16_t>(encode(format_spec(FormatId::FP16), decode(format_spec(FormatId::FP64), std::bit_cast<uint64_t>(x)),
+                                      Rounding::NearestEven, Overflow::NoSat).bits);
+}
+
+}  // namespace
+
+TEST_CASE("ideal fp mma: exact sum and one rounding, against the GMP oracle", "[mma]") {
+  Rng rng(test::seed());
+  test::CaseCount cases("ideal fp8/fp16/fp4 elements");
+  const mma::ArchSpec& ideal = mma::arch("ideal");
+  for (const auto& spec : ideal.instructions) {
+    if (spec.kind != mma::Kind::Float) continue;
+    const FormatSpec& f = format_spec(spec.a_format);
+    for (int i = 0; i < 300 * int(test::level()); ++i) {
+      const size_t bytes = mma::operand_bytes(spec);
+      std::vector<uint8_t> a(bytes), b(bytes);
+      for (auto& v : a) v = uint8_t(rng.next());
+      for (auto& v : b) v = uint8_t(rng.next());
+      const uint32_t c = uint32_t(rng.next() & 0x8FFFFFFF) | 0x30000000u;  // finite, moderate
+      // Skip draws with NaN or infinity elements: the special rules have their own test.
+      bool finite = true;
+      mpq_class sum = value_of(format_spec(FormatId::FP32), c);
+      for (int k = 0; k < spec.k; ++k) {
+        auto element = [&](const std::vector<uint8_t>& x) -> uint32_t {
+          if (spec.packing == mma::Packing::Half) return uint32_t(x[2 * k]) << 8 | x[2 * k + 1];
+          if (spec.packing == mma::Packing::PaddedFp4) return (x[k] >> 2) & 0xF;
+          return x[k];
+        };
+        const uint32_t ea = element(a), eb = element(b);
+        if (!decode(f, ea).is_finite() || !decode(f, eb).is_finite()) finite = false;
+        else sum += value_of(f, ea) * value_of(f, eb);
+      }
+      if (!finite) continue;
+      const oracle::Rounded r = oracle::round(sum, oracle::binary32(), true);
+      const uint32_t got = mma::execute(spec, {a, b, c, {}, {}});
+      INFO(spec.op << " case " << i);
+      if (r.overflow) {
+        REQUIRE((got & 0x7FFFFFFF) == 0x7F800000u);
+      } else {
+        const float expect = static_cast<float>(r.value.get_d());
+        REQUIRE((got == f32(expect) || (expect == 0 && (got & 0x7FFFFFFF) == 0)));
+      }
+      ++cases;
+    }
+  }
+  cases.report(1000);
+}
+
+TEST_CASE("every architecture equals ideal where the sum is exact (small integers)", "[mma]") {
+  Rng rng(test::seed() + 1);
+  test::CaseCount cases("exact-regime elements");
+  for (const std::string& name : mma::arch_names()) {
+    for (const auto& spec : mma::arch(name).instructions) {
+      if (spec.kind != mma::Kind::Float) continue;
+      const FormatSpec& f = format_spec(spec.a_format);
+      for (int i = 0; i < 100; ++i) {
+        std::vector<uint8_t> a(mma::operand_bytes(spec)), b(mma::operand_bytes(spec));
+        for (int k = 0; k < spec.k; ++k) {
+          // Integers in [-4, 4]: every format here holds them, and |sum| < 2^13 keeps every
+          // accumulator (even F = 13 with a 13-bit output) exact.
+          auto enc = [&](int x) {
+            return uint32_t(encode(f, {x == 0 ? FloatClass::Zero : FloatClass::Normal, x < 0, uint64_t(std::abs(x)), 0},
+                                   Rounding::NearestEven, Overflow::NoSat).bits);
+          };
+          const uint32_t ea = enc(int(rng.below(9)) - 4), eb = enc(int(rng.below(9)) - 4);
+          if (spec.packing == mma::Packing::Half) {
+            a[2 * k] = uint8_t(ea >> 8); a[2 * k + 1] = uint8_t(ea);
+            b[2 * k] = uint8_t(eb >> 8); b[2 * k + 1] = uint8_t(eb);
+          } else if (spec.packing == mma::Packing::PaddedFp4) {
+            a[k] = uint8_t(ea << 2); b[k] = uint8_t(eb << 2);
+          } else {
+            a[k] = uint8_t(ea); b[k] = uint8_t(eb);
+          }
+        }
+        const uint32_t c = f32(float(int(rng.below(2001)) - 1000));
+        const uint32_t got = mma::execute(spec, {a, b, c, {}, {}});
+        const uint32_t want = mma::execute(mma::instruction(mma::arch("ideal"), spec.op.find("wgmma") != std::string::npos
+                                                                ? spec.op : spec.op), {a, b, c, {}, {}});
+        INFO(name << " " << spec.op);
+        REQUIRE((got == want || ((got | want) & 0x7FFFFFFF) == 0));
+        ++cases;
+      }
+    }
+  }
+  cases.report(1000);
+}
+
+TEST_CASE("sm_90 f16 HMMA keeps 25 fraction bits after alignment and truncates the output", "[mma]") {
+  const auto& spec = mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  const auto& ideal = mma::instruction(mma::arch("ideal"), spec.op);
+  // Sixteen products of 2^-25 (2^-12.5 squared is not a half; use 2^-12 * 2^-13) on C = 1:
+  // each lies exactly on the 25th fraction bit below 2^0, so all survive: 1 + 2^-21.
+  std::vector<uint8_t> a = halves({}, 16), b = halves({}, 16);
+  for (int k = 0; k < 16; ++k) {
+    a[2 * k] = uint8_t(fp16(0x1p-12) >> 8); a[2 * k + 1] = uint8_t(fp16(0x1p-12));
+    b[2 * k] = uint8_t(fp16(0x1p-13) >> 8); b[2 * k + 1] = uint8_t(fp16(0x1p-13));
+  }
+  CHECK(mma::execute(spec, {a, b, f32(1.0f), {}, {}}) == f32(1.0f + 0x1p-21f));
+  // One bit further (2^-26 each) every term is cut: the result stays 1, where an exact sum gives
+  // 1 + 2^-22.
+  for (int k = 0; k < 16; ++k) { b[2 * k] = uint8_t(fp16(0x1p-14) >> 8); b[2 * k + 1] = uint8_t(fp16(0x1p-14)); }
+  CHECK(mma::execute(spec, {a, b, f32(1.0f), {}, {}}) == f32(1.0f));
+  CHECK(mma::execute(ideal, {a, b, f32(1.0f), {}, {}}) == f32(1.0f + 0x1p-22f));
+  // Output rounding toward zero: C = 1, one product 3 * 2^-24 (1.1b * 2^-23): 1 + 1.5 ulp is cut
+  // to 1 + 1 ulp (ideal's nearest-even gives 1 + 2 ulp).
+  a = halves({fp16(3 * 0x1p-12)}, 16);
+  b = halves({fp16(0x1p-12)}, 16);
+  CHECK(mma::execute(spec, {a, b, f32(1.0f), {}, {}}) == f32(1.0f + 0x1p-23f));
+  CHECK(mma::execute(ideal, {a, b, f32(1.0f), {}, {}}) == f32(1.0f + 0x1p-22f));
+}
+
+TEST_CASE("sm_90 fp8 wgmma keeps 13 bits; sm_90 fp8 mma.sync adds C after, to nearest", "[mma]") {
+  const auto& wg = mma::instruction(mma::arch("sm_90"), "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3");
+  const auto& ms = mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32");
+  const FormatSpec& e4 = format_spec(FormatId::E4M3);
+  auto e4m3 = [&](int x) { return uint8_t(encode(e4, {FloatClass::Normal, x < 0, uint64_t(std::abs(x)), 0}, Rounding::NearestEven, Overflow::NoSat).bits); };
+  // Integer sums above 2^14 lose their low bits on wgmma (the DeepSeek observation): 32 products
+  // of 16 * 40 = 640 give 20480 + C; with C = 1 the 1 is truncated away.
+  std::vector<uint8_t> a(32, e4m3(16)), b(32, e4m3(40));
+  CHECK(mma::execute(wg, {a, b, f32(1.0f), {}, {}}) == f32(20480.0f));
+  CHECK(mma::execute(ms, {a, b, f32(1.0f), {}, {}}) == f32(20481.0f));
+  // mma.sync: the user's C is added by a separate FADD rounded to nearest: 2^24 + 1 (from the
+  // products) + C = 1 rounds to 2^24 + 2, where one truncating fused sum would give 2^24.
+  std::vector<uint8_t> x(32, 0), y(32, 0);
+  x[0] = e4m3(1); y[0] = e4m3(1);
+  CHECK(mma::execute(ms, {x, y, f32(16777216.0f), {}, {}}) == f32(16777216.0f));  // 2^24 + 1 -> tie, even
+  x[1] = e4m3(2); y[1] = e4m3(1);  // products 1 + 2 = 3 in the first HMMA
+  CHECK(mma::execute(ms, {x, y, f32(16777216.0f), {}, {}}) == f32(16777220.0f));  // 2^24 + 3 -> +4
+}
