@@ -1,0 +1,113 @@
+// MMA model GEMM throughput (products per second) against this machine's ceilings, one run:
+//   - the VNNI peak: a tight vpdpbusd loop on independent accumulators, all threads;
+//   - oneDNN's s8s8s32 GEMM (dnnl_gemm_s8s8s32) on the same operands and threads;
+//   - ozref's INT8 model GEMM (sm_90 mma.sync s8.s8, wrapping) at 256^3, 1024^3, 2048^3;
+//   - the bit-exact FP8 (sm_90 wgmma, sm_90 mma.sync) and FP4 (sm_100 f8f6f4 e2m1) model GEMMs.
+// Usage: bench_mma_gemm [threads] [seed]
+#include <immintrin.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
+#include "common/rng.hpp"
+#include "mma/gemm.hpp"
+#include "mma/int8_gemm.hpp"
+
+using namespace ozref;
+
+namespace {
+
+double seconds_of(const std::function<void()>& f, int repeats) {
+  double best = 1e30;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+double vnni_peak(int threads) {
+  const long iters = 20'000'000;
+  double products = 0;
+  const double t = seconds_of([&] {
+#pragma omp parallel num_threads(threads)
+    {
+      __m512i acc[12];
+      for (auto& x : acc) x = _mm512_set1_epi32(omp_get_thread_num());
+      const __m512i a = _mm512_set1_epi32(0x01020304), b = _mm512_set1_epi32(0x05060708);
+      for (long i = 0; i < iters; ++i)
+        for (auto& x : acc) x = _mm512_dpbusd_epi32(x, a, b);
+      int sink = 0;
+      for (auto& x : acc) sink += _mm512_reduce_add_epi32(x);
+      if (sink == 42) std::printf(" ");
+    }
+  }, 3);
+  products = double(iters) * 12 * 64 * threads;  // each vpdpbusd: 16 lanes x 4 products
+  return products / t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int threads = argc > 1 ? std::atoi(argv[1]) : omp_get_max_threads();
+  const uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 2026;
+  std::printf("bench_mma_gemm: threads %d, seed %llu, VNNI %s\n", threads, (unsigned long long)seed,
+              mma::cpu_has_vnni() ? "yes" : "no");
+  const double peak = mma::cpu_has_vnni() ? vnni_peak(threads) : 0;
+  std::printf("VNNI peak (vpdpbusd loop): %.1f G products/s\n\n", peak / 1e9);
+  std::printf("%-44s %6s %12s %14s %10s %10s\n", "model", "n", "seconds", "Gproducts/s", "of peak", "of oneDNN");
+  const auto& s8 = mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+  Rng rng(seed);
+  double int8_rate_256 = 0;
+  for (size_t n : {256, 1024, 2048}) {
+    std::vector<uint8_t> a(n * n), b(n * n), bt(n * n);
+    for (auto& v : a) v = uint8_t(rng.next());
+    for (auto& v : b) v = uint8_t(rng.next());
+    for (size_t k = 0; k < n; ++k)
+      for (size_t j = 0; j < n; ++j) bt[k * n + j] = b[j * n + k];  // oneDNN wants row-major K x N
+    std::vector<int32_t> c(n * n);
+    const int32_t co = 0;
+    omp_set_num_threads(threads);
+    const int reps = n >= 2048 ? 2 : 4;
+    const double t_dnnl = seconds_of([&] {
+      dnnl_gemm_s8s8s32('N', 'N', 'F', n, n, n, 1.0f, reinterpret_cast<const int8_t*>(a.data()), n, 0,
+                        reinterpret_cast<const int8_t*>(bt.data()), n, 0, 0.0f, c.data(), n, &co);
+    }, reps);
+    std::vector<uint32_t> d;
+    const double t_model = seconds_of([&] { d = mma::gemm(s8, {n, n, n, a, b, {}, {}, {}}, {.threads = threads}); }, reps);
+    size_t same = 0;
+    for (size_t i = 0; i < n * n; ++i) same += uint32_t(c[i]) == d[i];
+    const double products = double(n) * n * n;
+    std::printf("%-44s %6zu %12.4f %14.1f %9.0f%% %9.0f%%   (oneDNN %.4f s; %zu/%zu elements equal)\n",
+                "int8 sm_90 mma.sync s8.s8 (model)", n, t_model, products / t_model / 1e9,
+                peak ? 100 * products / t_model / peak : 0, 100 * t_dnnl / t_model, t_dnnl, same, n * n);
+    if (n == 256) int8_rate_256 = products / t_model;
+  }
+  struct FpCase {
+    const char* arch;
+    const char* op;
+  };
+  const FpCase fp_cases[] = {
+      {"sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3"},
+      {"sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"},
+      {"sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1"},
+  };
+  const size_t n = 256;
+  for (const auto& fc : fp_cases) {
+    const auto& spec = mma::instruction(mma::arch(fc.arch), fc.op);
+    std::vector<uint8_t> a(n * n), b(n * n);
+    for (auto& v : a) v = spec.packing == mma::Packing::PaddedFp4 ? uint8_t((rng.next() & 0xF) << 2) : uint8_t(rng.next() & 0x7E);
+    for (auto& v : b) v = spec.packing == mma::Packing::PaddedFp4 ? uint8_t((rng.next() & 0xF) << 2) : uint8_t(rng.next() & 0x7E);
+    const double t = seconds_of([&] { mma::gemm(spec, {n, n, n, a, b, {}, {}, {}}, {.threads = threads}); }, 1);
+    const double rate = double(n) * n * n / t;
+    std::printf("%-44s %6zu %12.4f %14.3f %9.2f%%   (%.2f%% of the int8 model at 256^3)\n",
+                (std::string(fc.arch) + " " + std::string(fc.op).substr(0, 30)).c_str(), n, t, rate / 1e9,
+                peak ? 100 * rate / peak : 0, 100 * rate / int8_rate_256);
+  }
+  return 0;
+}

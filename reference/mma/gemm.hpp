@@ -1,0 +1,35 @@
+// The GEMM driver: an M x N x K product run the way a kernel issues one instruction: K in steps of
+// the instruction's K, each step's D the next step's C. OpenMP-parallel over output rows. Fast
+// paths are used only where they are equal to that chain by construction (tests check them
+// against the general path): integer MMAs with wrapping accumulation for any K, and with
+// .satfinite when no partial sum can leave the int32 range.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "mma/instruction.hpp"
+
+namespace ozref::mma {
+
+struct GemmOperands {
+  size_t m = 0, n = 0, k = 0;          // k in elements, a multiple of the instruction's K
+  std::span<const uint8_t> a;          // m rows, each operand_bytes(k) bytes (the trace layout)
+  std::span<const uint8_t> b;          // n columns, each operand_bytes(k) bytes
+  std::span<const uint8_t> scale_a;    // block-scaled kinds: m rows of k / scale_block bytes
+  std::span<const uint8_t> scale_b;    // n columns of k / scale_block bytes
+  std::span<const uint32_t> c;         // m x n initial accumulator (empty: +0 / 0)
+};
+
+struct GemmOptions {
+  int threads = 0;
+  bool allow_fast_path = true;
+};
+
+// D (m x n, row-major bit patterns). InputError when sizes do not fit the instruction.
+std::vector<uint32_t> gemm(const InstructionSpec& spec, const GemmOperands& x, const GemmOptions& options = {});
+
+// Whether gemm() would take a fast path for these operands (for reports and tests).
+bool fast_path_applies(const InstructionSpec& spec, const GemmOperands& x);
+
+}  // namespace ozref::mma
