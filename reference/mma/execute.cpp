@@ -11,23 +11,13 @@
 namespace ozref::mma {
 namespace {
 
-uint16_t element_bits(const InstructionSpec& s, std::span<const uint8_t> bytes, int k) {
-  switch (s.packing) {
-    case Packing::Byte: return bytes[k];
-    case Packing::Half: return static_cast<uint16_t>(bytes[2 * k] << 8 | bytes[2 * k + 1]);
-    case Packing::PaddedFp4: return (bytes[k] >> 2) & 0xF;  // e2m1 in bits 5:2 (PTX f8f6f4)
-    case Packing::PackedFp4: return (bytes[k / 2] >> (4 * (k % 2))) & 0xF;  // lower k, lower nibble
-  }
-  return 0;
-}
-
 // An operand element as (class, sign, significand, lsb exponent, alignment exponent).
 struct Operand {
   ExactValue v;
   int align = 0;
 };
 
-Operand operand(const InstructionSpec& s, FormatId format, uint16_t bits) {
+Operand operand(const InstructionSpec& s, FormatId format, uint32_t bits) {
   const FormatSpec* f = &format_spec(format);
   ExactValue v = decode(*f, bits);
   if (s.convert_to_fp16 && v.is_finite()) {  // exact: every e4m3/e5m2 value is an FP16 value
@@ -148,6 +138,16 @@ uint32_t execute_float(const InstructionSpec& s, const ElementOperands& x) {
 }
 
 }  // namespace
+
+uint32_t element_bits(const InstructionSpec& s, std::span<const uint8_t> bytes, int k) {
+  switch (s.packing) {
+    case Packing::Byte: return bytes[k];
+    case Packing::Half: return uint32_t(bytes[2 * k]) << 8 | bytes[2 * k + 1];
+    case Packing::PaddedFp4: return (bytes[k] >> 2) & 0xF;  // e2m1 in bits 5:2 (PTX f8f6f4)
+    case Packing::PackedFp4: return (bytes[k / 2] >> (4 * (k % 2))) & 0xF;  // lower k, lower nibble
+  }
+  return 0;
+}
 
 size_t operand_bytes(const InstructionSpec& s) {
   switch (s.packing) {

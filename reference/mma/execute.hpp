@@ -18,6 +18,9 @@ struct ElementOperands {
 size_t operand_bytes(const InstructionSpec& spec);
 size_t scale_bytes(const InstructionSpec& spec);
 
+// Element k (0 <= k < spec.k) of one instruction's operand bytes, as the packing defines it.
+uint32_t element_bits(const InstructionSpec& spec, std::span<const uint8_t> operand, int k);
+
 // D for one output element. Throws InputError when operand sizes do not match the instruction.
 uint32_t execute(const InstructionSpec& spec, const ElementOperands& x);
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "common/error.hpp"
+#include "mma/exact_regime.hpp"
 #include "mma/execute.hpp"
 #include "mma/int8_gemm.hpp"
 
@@ -54,6 +55,8 @@ std::vector<uint32_t> gemm(const InstructionSpec& s, const GemmOperands& x, cons
     int8_gemm_wrapping({x.m, x.n, x.k, s.a_signed, s.b_signed}, x.a, x.b, x.c, d, options.threads);
     return d;
   }
+  if (options.allow_fast_path)
+    if (auto exact = exact_regime_gemm(s, x, options.threads)) return std::move(*exact);
   const size_t steps = x.k / size_t(s.k), row = bytes_for(s, x.k), step_bytes = operand_bytes(s);
   const size_t scales = s.kind == Kind::BlockScaled ? x.k / size_t(s.scale_block) : 0, step_scales = scale_bytes(s);
   const int saved = omp_get_max_threads();

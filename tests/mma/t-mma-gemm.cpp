@@ -1,6 +1,10 @@
 // The GEMM driver: the integer fast path (VNNI and portable) equal to the general instruction
 // chain, with and without overflow; the FP chain equal to stepping execute() by hand.
+#include <bit>
+
 #include "common/rng.hpp"
+#include "formats/encode.hpp"
+#include "mma/exact_regime.hpp"
 #include "mma/execute.hpp"
 #include "mma/gemm.hpp"
 #include "mma/int8_gemm.hpp"
@@ -64,4 +68,44 @@ TEST_CASE("mma gemm: the FP chain feeds each step's D into the next step's C", "
       REQUIRE(d[i * n + j] == acc);
     }
   CHECK_THROWS_AS(mma::gemm(spec, {m, n, 40, a, b, {}, {}, {}}), InputError);
+}
+
+TEST_CASE("mma gemm: the FP exact-regime fast path equals the instruction chain", "[mma]") {
+  Rng rng(test::seed() + 2);
+  test::CaseCount taken("FP gemms where the exact-regime fast path applied");
+  test::CaseCount refused("FP gemms the fast path refused (outside its bound)");
+  for (const std::string& name : mma::arch_names())
+    for (const auto& spec : mma::arch(name).instructions) {
+      if (spec.kind != mma::Kind::Float) continue;
+      const FormatSpec& f = format_spec(spec.a_format);
+      for (int range : {1, 3, 12}) {  // element magnitudes; 12 pushes the sums past 2^13
+        const size_t m = 5, n = 6, k = size_t(spec.k) * 8;
+        std::vector<uint8_t> a(m * mma::operand_bytes(spec) * 8), b(n * mma::operand_bytes(spec) * 8);
+        auto put = [&](std::vector<uint8_t>& v, size_t idx, int value) {
+          // value in units of 2^-s (s = 1 for E2M1, whose values are halves)
+          const int s = spec.a_format == FormatId::E2M1 ? 1 : 0;
+          const ExactValue ev{value == 0 ? FloatClass::Zero : FloatClass::Normal, value < 0, uint64_t(std::abs(value)), -s};
+          const uint32_t bits = uint32_t(encode(f, ev, Rounding::NearestEven, Overflow::SatFinite).bits);
+          const size_t st = idx / size_t(spec.k), kk = idx % size_t(spec.k), base = st * mma::operand_bytes(spec);
+          if (spec.packing == mma::Packing::Half) { v[base + 2 * kk] = uint8_t(bits >> 8); v[base + 2 * kk + 1] = uint8_t(bits); }
+          else if (spec.packing == mma::Packing::PaddedFp4) v[base + kk] = uint8_t(bits << 2);
+          else v[base + kk] = uint8_t(bits);
+        };
+        const int lim = spec.a_format == FormatId::E2M1 ? std::min(range, 4) : range;
+        for (size_t i = 0; i < m; ++i)
+          for (size_t kk = 0; kk < k; ++kk) put(a, i * k + kk, int(rng.below(2 * lim + 1)) - lim);
+        for (size_t j = 0; j < n; ++j)
+          for (size_t kk = 0; kk < k; ++kk) put(b, j * k + kk, int(rng.below(2 * lim + 1)) - lim);
+        std::vector<uint32_t> c(m * n);
+        for (auto& v : c) v = std::bit_cast<uint32_t>(float(int(rng.below(2001)) - 1000));
+        const mma::GemmOperands x{m, n, k, a, b, {}, {}, c};
+        const auto general = mma::gemm(spec, x, {.threads = 2, .allow_fast_path = false});
+        const auto fast = mma::gemm(spec, x, {.threads = 2});
+        INFO(name << " " << spec.op << " range " << range);
+        REQUIRE(fast == general);
+        if (mma::exact_regime_gemm(spec, x, 2)) ++taken; else ++refused;
+      }
+    }
+  taken.report(20);
+  refused.report(1);
 }

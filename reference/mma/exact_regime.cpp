@@ -1,0 +1,115 @@
+#include "mma/exact_regime.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include "formats/decode.hpp"
+#include "mma/execute.hpp"
+#include "mma/int8_gemm.hpp"
+
+namespace ozref::mma {
+namespace {
+
+constexpr int16_t kNotInRegime = INT16_MIN;
+
+// value * 2^s as an integer in [-127, 127], or kNotInRegime.
+int16_t scaled_integer(const FormatSpec& f, uint32_t bits, int s) {
+  const ExactValue v = decode(f, bits);
+  if (!v.is_finite()) return kNotInRegime;
+  if (v.significand == 0) return 0;
+  const int e = v.exponent + s;
+  int64_t mag;
+  if (e >= 0) {
+    if (e > 7) return kNotInRegime;
+    mag = int64_t(v.significand) << e;
+  } else {
+    if (-e >= 64 || (v.significand & ((uint64_t{1} << -e) - 1))) return kNotInRegime;
+    mag = int64_t(v.significand >> -e);
+  }
+  if (mag > 127) return kNotInRegime;
+  return int16_t(v.negative ? -mag : mag);
+}
+
+int capacity_bits(const InstructionSpec& spec) {
+  const FusedBlock& b = spec.block;
+  const int out = b.output_fraction_bits + 1;
+  return b.fraction_bits == FusedBlock::kExact ? out : std::min(b.fraction_bits + 1, out);
+}
+
+}  // namespace
+
+std::optional<std::vector<uint32_t>> exact_regime_gemm(const InstructionSpec& spec, const GemmOperands& x, int threads) {
+  if (spec.kind != Kind::Float) return std::nullopt;
+  const FormatSpec& fa = format_spec(spec.a_format);
+  const FormatSpec& fb = format_spec(spec.b_format);
+  const int s = spec.a_format == FormatId::E2M1 ? 1 : 0;
+  if ((spec.b_format == FormatId::E2M1 ? 1 : 0) != s) return std::nullopt;
+  const size_t k = x.k, steps = k / size_t(spec.k);
+  // value * 2^s of every encoding, once (256 or 65536 entries), instead of decoding per element.
+  const size_t codes = spec.packing == Packing::Half ? 65536 : 256;
+  std::vector<int16_t> table_a(codes), table_b(codes);
+  for (size_t code = 0; code < codes; ++code) {
+    const bool valid = spec.packing == Packing::PaddedFp4 ? (code & 0xC3) == 0 : true;
+    const uint32_t bits = spec.packing == Packing::PaddedFp4 ? uint32_t(code >> 2) : uint32_t(code);
+    table_a[code] = valid ? scaled_integer(fa, bits, s) : kNotInRegime;
+    table_b[code] = valid ? scaled_integer(fb, bits, s) : kNotInRegime;
+  }
+  // Operand rows in element order; packed FP4 (two per byte) is not handled here.
+  if (spec.packing == Packing::PackedFp4) return std::nullopt;
+  const size_t row_bytes = operand_bytes(spec) * steps;
+  std::vector<uint8_t> a8(x.m * k), b8(x.n * k);
+  std::vector<uint64_t> row_abs_max(x.m, 0), col_abs_sum(x.n, 0), row_abs_sum(x.m, 0), col_abs_max(x.n, 0);
+  auto convert = [&](std::span<const uint8_t> src, size_t lines, const std::vector<int16_t>& table, std::vector<uint8_t>& dst,
+                     std::vector<uint64_t>& abs_max, std::vector<uint64_t>& abs_sum) {
+    bool ok = true;
+#pragma omp parallel for schedule(static) reduction(&& : ok)
+    for (size_t i = 0; i < lines; ++i) {
+      const uint8_t* p = src.data() + i * row_bytes;
+      uint64_t mx = 0, sum = 0;
+      for (size_t kk = 0; kk < k; ++kk) {
+        const size_t code = spec.packing == Packing::Half ? (size_t(p[2 * kk]) << 8 | p[2 * kk + 1]) : p[kk];
+        const int16_t v = table[code];
+        if (v == kNotInRegime) { ok = false; break; }
+        dst[i * k + kk] = uint8_t(int8_t(v));
+        const uint64_t av = uint64_t(v < 0 ? -v : v);
+        mx = std::max(mx, av);
+        sum += av;
+      }
+      abs_max[i] = mx;
+      abs_sum[i] = sum;
+    }
+    return ok;
+  };
+  if (!convert(x.a, x.m, table_a, a8, row_abs_max, row_abs_sum)) return std::nullopt;
+  if (!convert(x.b, x.n, table_b, b8, col_abs_max, col_abs_sum)) return std::nullopt;
+  // C in units of 2^-2s, integer-valued.
+  std::vector<uint32_t> c_units;
+  uint64_t c_max = 0;
+  if (!x.c.empty()) {
+    c_units.resize(x.c.size());
+    for (size_t i = 0; i < x.c.size(); ++i) {
+      const float cf = std::bit_cast<float>(x.c[i]);
+      const double scaled = std::ldexp(double(cf), 2 * s);
+      if (!std::isfinite(cf) || scaled != std::floor(scaled) || std::fabs(scaled) >= 0x1p30) return std::nullopt;
+      c_units[i] = uint32_t(int32_t(scaled));
+      c_max = std::max<uint64_t>(c_max, uint64_t(std::fabs(scaled)));
+    }
+  }
+  // sum_k |a||b| <= min(row max * column sum, row sum * column max), in units of 2^-2s.
+  const uint64_t limit = uint64_t{1} << (capacity_bits(spec));  // in units: 2^(cap - 2s) * 2^2s
+  for (size_t i = 0; i < x.m; ++i)
+    for (size_t j = 0; j < x.n; ++j) {
+      const uint64_t bound = std::min(row_abs_max[i] * col_abs_sum[j], row_abs_sum[i] * col_abs_max[j]);
+      if (bound + c_max >= limit) return std::nullopt;
+    }
+  std::vector<uint32_t> sums(x.m * x.n);
+  int8_gemm_wrapping({x.m, x.n, k, true, true}, a8, b8, c_units, sums, threads);
+  std::vector<uint32_t> d(x.m * x.n);
+  for (size_t i = 0; i < d.size(); ++i) {
+    const float v = std::ldexp(float(int32_t(sums[i])), -2 * s);  // |sum| < 2^24: exact
+    d[i] = v == 0 ? 0u : std::bit_cast<uint32_t>(v);
+  }
+  return d;
+}
+
+}  // namespace ozref::mma
