@@ -52,3 +52,19 @@ int run_mma_check(const MmaCheckArgs& args, std::ostream& out);
 void add_mma_check(CLI::App& app, Action& action);
 
 }  // namespace ozref::cli
+
+namespace ozref::cli {
+
+struct ProbeArgs {
+  std::string out;                  // run the probes on the GPU, writing traces here
+  std::vector<std::string> traces;  // or analyse existing trace files
+  std::string probe_binary;         // default: device/mma_probe beside the ozref binary
+  std::string arch = "sm_90";
+  bool json = false;
+};
+// Exit 0 when the report was made; 77 when --out was given and no GPU is present (with a message);
+// 1 when the model does not reproduce every record.
+int run_probe(const ProbeArgs& args, std::ostream& out);
+void add_probe(CLI::App& app, Action& action);
+
+}  // namespace ozref::cli
