@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   ozref::cli::add_demo(app, action);
   ozref::cli::add_mma_check(app, action);
   ozref::cli::add_probe(app, action);
+  ozref::cli::add_prove(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -68,3 +68,15 @@ int run_probe(const ProbeArgs& args, std::ostream& out);
 void add_probe(CLI::App& app, Action& action);
 
 }  // namespace ozref::cli
+
+namespace ozref::cli {
+
+struct ProveArgs {
+  std::string only;
+  bool long_too = false;
+  bool json = false;
+};
+int run_prove(const ProveArgs& args, std::ostream& out);
+void add_prove(CLI::App& app, Action& action);
+
+}  // namespace ozref::cli

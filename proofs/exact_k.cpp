@@ -1,0 +1,122 @@
+// exact_k.<operands>.<arch>: the largest K for which every low-precision GEMM of a scheme's
+// operands stays exact under an architecture's accumulator, derived exactly and then confirmed at
+// the boundary through the MMA model (the instruction chain, no fast path): exact at K with the
+// worst-case inputs, not exact at K + 1.
+// int32.ozaki2_int8.k: the largest K for which K * (largest residue product) fits INT32, for each
+// prefix of the INT8 moduli list (the all-(-128) case included).
+#include <bit>
+#include <cmath>
+
+#include "mma/gemm.hpp"
+#include "schemes/common/moduli.hpp"
+#include "theorem.hpp"
+
+namespace ozref::proofs {
+namespace {
+
+struct Case {
+  std::string id, statement, arch, op;
+  bool integer;            // int32 accumulation (wrap) or an FP accumulator
+  int cap_bits;            // FP: integers (in units) up to 2^cap are exact, odd ones above are not
+  int unit_log2;           // value of one unit: 2^unit_log2 (E2M1 products: 2^-2)
+  int64_t p_max, p_odd;    // largest product and largest odd product, in units
+  uint8_t max_a, max_b, odd_a, odd_b;  // operand bytes realising them
+};
+
+// D of a 1 x 1 x K chain: k_big copies of (max_a, max_b), one (odd_a, odd_b), zeros after.
+uint32_t chain(const Case& c, int64_t k_big) {
+  const mma::InstructionSpec& spec = mma::instruction(mma::arch(c.arch), c.op);
+  const size_t k = size_t((k_big + 1 + spec.k - 1) / spec.k) * size_t(spec.k);
+  std::vector<uint8_t> a(k, 0), b(k, 0);
+  for (int64_t i = 0; i < k_big; ++i) {
+    a[size_t(i)] = c.max_a;
+    b[size_t(i)] = c.max_b;
+  }
+  a[size_t(k_big)] = c.odd_a;
+  b[size_t(k_big)] = c.odd_b;
+  return mma::gemm(spec, {1, 1, k, a, b, {}, {}, {}}, {.threads = 1, .allow_fast_path = c.integer})[0];
+}
+
+bool chain_exact(const Case& c, int64_t k_big) {
+  const uint32_t d = chain(c, k_big);
+  const long double exact = (static_cast<long double>(k_big) * c.p_max + c.p_odd) * std::ldexp(1.0L, c.unit_log2);
+  if (c.integer) return static_cast<long double>(int32_t(d)) == exact;
+  return static_cast<long double>(std::bit_cast<float>(d)) == exact;
+}
+
+Result exact_k(const Case& c) {
+  Result r;
+  // Derivation. Integer: every sum fits while K * p_max <= INT32_MAX. FP: every reachable sum up
+  // to 2^cap is an exactly representable integer (in units), and the sums above it stay below
+  // 2^(cap+1) where only odd ones are not; the largest odd sum with K products is
+  // (K - 1) p_max + p_odd, so the first K that can fail is the first with that sum above 2^cap.
+  int64_t k_max;
+  if (c.integer) {
+    k_max = INT32_MAX / c.p_max;
+  } else {
+    k_max = ((int64_t{1} << c.cap_bits) - c.p_odd) / c.p_max + 1;
+  }
+  // Confirmation through the model: worst-case inputs at K = k_max exact, at k_max + 1 not.
+  // The worst case is k - 1 largest products and one largest odd product (integers: all largest).
+  const bool at_max = chain_exact(c, k_max - 1);
+  const bool above = chain_exact(c, k_max);
+  r.data = {{"k_max", k_max}, {"model_exact_at_k_max", at_max}, {"model_exact_at_k_max_plus_1", above},
+            {"arch", c.arch}, {"op", c.op}};
+  if (at_max && !above) {
+    r.status = Status::Proved;
+  } else {
+    r.status = Status::Refuted;
+    r.detail = "the model disagrees with the derivation at K = " + std::to_string(at_max ? k_max + 1 : k_max);
+  }
+  return r;
+}
+
+Result int32_bound() {
+  Result r;
+  nlohmann::json rows = nlohmann::json::array();
+  const auto& moduli = schemes::int8_moduli();
+  int64_t largest_residue = 0;
+  for (size_t n = 1; n <= moduli.size(); ++n) {
+    const int64_t m = moduli[n - 1];
+    largest_residue = std::max(largest_residue, m % 2 == 0 ? m / 2 : (m - 1) / 2);  // balanced: -m/2 for even m
+    if (n < 2) continue;
+    const int64_t product = largest_residue * largest_residue;
+    rows.push_back({{"moduli", n}, {"largest_residue_product", product}, {"k_max", INT32_MAX / product}});
+  }
+  r.status = Status::Proved;
+  r.data = {{"by_prefix", rows},
+            {"gemmul8_claim_k_le_2^17", "fails: at K = 131072 all residues -128 (modulus 256) sum to 2^31, past INT32_MAX"}};
+  return r;
+}
+
+const Case kCases[] = {
+    {"exact_k.ozaki2_int8.sm_90", "INT8 residue GEMMs (|r| <= 128) on sm_90 mma.sync s8 stay exact for K <= K_max",
+     "sm_90", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
+    {"exact_k.e4m3_int16.sm_90_mma_sync", "e4m3 integer operands |x| <= 16 on sm_90 FP8 mma.sync (HMMA path) stay exact for K <= K_max",
+     "sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 24, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
+    {"exact_k.e4m3_int16.sm_90_wgmma", "e4m3 integer operands |x| <= 16 on sm_90 FP8 wgmma (13 bits) stay exact for K <= K_max",
+     "sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3", false, 14, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
+    {"exact_k.e4m3_int16.ideal", "e4m3 integer operands |x| <= 16 with an exact accumulator and FP32 output stay exact for K <= K_max",
+     "ideal", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 24, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
+    {"exact_k.ozaki1_fp4.sm_100", "FP4 base-13 digit GEMMs (e2m1 = digit / 2, |digit| <= 12) on sm_100 kind::f8f6f4 stay exact for K <= K_max",
+     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1", false, 24, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
+    {"exact_k.ozaki1_fp4.sm_120", "FP4 base-13 digit GEMMs on sm_120 mma.sync kind::f8f6f4 stay exact for K <= K_max",
+     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", false, 24, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
+};
+
+}  // namespace
+
+std::vector<Theorem> int32_theorems() {
+  return {{"int32.ozaki2_int8.k", "K * (largest balanced residue product) fits INT32 for K <= K_max, for every prefix of the INT8 moduli",
+           "exact derivation", false, int32_bound}};
+}
+
+std::vector<Theorem> exact_k_theorems() {
+  std::vector<Theorem> out;
+  for (const Case& c : kCases)
+    out.push_back({c.id, c.statement, "exact derivation, confirmed at K_max and K_max + 1 through the MMA model",
+                   false, [c] { return exact_k(c); }});
+  return out;
+}
+
+}  // namespace ozref::proofs
