@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   ozref::cli::add_mma_check(app, action);
   ozref::cli::add_probe(app, action);
   ozref::cli::add_prove(app, action);
+  ozref::cli::add_run(app, action);
+  ozref::cli::add_diff(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -80,3 +80,33 @@ int run_prove(const ProveArgs& args, std::ostream& out);
 void add_prove(CLI::App& app, Action& action);
 
 }  // namespace ozref::cli
+
+namespace ozref::cli {
+
+struct RunArgs {
+  std::string scheme = "ozaki2-int8";
+  size_t moduli = 16;
+  std::string arch = "ideal";
+  size_t m = 128, n = 128, k = 1024;
+  std::string a, b;  // .npy inputs instead of generated ones
+  std::string dist = "phi:1";
+  uint64_t seed = 1;
+  std::string mode = "accurate", crt = "exact", verify;  // verify: default by size
+  std::string dump, out;
+  bool json = false;
+  int threads = 0;
+};
+// Exit 0 when the run completed and every checked stage verified; 1 when a stage reported a
+// violation (the report says which); InputError for bad input.
+int run_run(const RunArgs& args, std::ostream& out);
+void add_run(CLI::App& app, Action& action);
+
+struct DiffArgs {
+  std::string left, right;
+  bool json = false;
+};
+// Exit 0 when the traces are identical bit for bit, 1 at the first divergence.
+int run_diff(const DiffArgs& args, std::ostream& out);
+void add_diff(CLI::App& app, Action& action);
+
+}  // namespace ozref::cli

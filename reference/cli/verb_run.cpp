@@ -1,0 +1,112 @@
+// ozref run: a scheme on the CPU emulator, every stage verified against exact arithmetic, the
+// result checked against the exact product; optionally the trace of every stage (--dump).
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/operands.hpp"
+#include "cli/report.hpp"
+#include "cli/verbs.hpp"
+#include "common/distributions.hpp"
+#include "common/error.hpp"
+#include "io/npy.hpp"
+#include "schemes/ozaki2/int8_scheme.hpp"
+
+namespace ozref::cli {
+namespace {
+constexpr double kFullVerifyLimit = 33554432.0;  // m * n * k up to 2^25: full verification by default
+}
+
+int run_run(const RunArgs& args, std::ostream& out) {
+  if (args.scheme != "ozaki2-int8")
+    throw InputError("scheme '" + args.scheme + "' is not implemented yet (implemented: ozaki2-int8; the others are issue 4's remaining work)");
+  Matrix<double> a, b;
+  std::string source;
+  if (!args.a.empty() || !args.b.empty()) {
+    if (args.a.empty() || args.b.empty()) throw InputError("--a and --b go together");
+    Operands ops = load_operands(args.a, args.b);
+    a = std::move(ops.a);
+    b = std::move(ops.b);
+    source = args.a + ", " + args.b;
+  } else {
+    Rng rng(args.seed);
+    const Distribution d = parse_distribution(args.dist);
+    a = random_matrix(args.m, args.k, d, rng);
+    b = random_matrix(args.k, args.n, d, rng);
+    source = to_string(d) + ", seed " + std::to_string(args.seed);
+  }
+  schemes::Ozaki2Int8Options o;
+  o.moduli = args.moduli;
+  o.arch = args.arch;
+  o.mode = schemes::parse_scaling(args.mode);
+  o.crt = schemes::parse_crt(args.crt);
+  o.threads = args.threads;
+  const double volume = double(a.rows) * double(b.cols) * double(a.cols);
+  o.verify = args.verify.empty() ? (volume <= kFullVerifyLimit ? schemes::Verify::Full : schemes::Verify::Cheap)
+                                 : schemes::parse_verify(args.verify);
+  const char* verify_names[] = {"none", "cheap", "full"};
+  nlohmann::json options = {{"moduli", o.moduli}, {"arch", o.arch}, {"mode", args.mode}, {"crt", args.crt},
+                            {"verify", verify_names[static_cast<int>(o.verify)]}};
+  std::unique_ptr<TraceWriter> trace;
+  if (!args.dump.empty())
+    trace = std::make_unique<TraceWriter>(args.dump, nlohmann::json{{"scheme", args.scheme}, {"options", options},
+                                                                   {"seed", args.seed}, {"source", source},
+                                                                   {"m", a.rows}, {"n", b.cols}, {"k", a.cols}});
+  const schemes::SchemeResult r = schemes::run_ozaki2_int8(a, b, o, trace.get());
+  if (trace) trace->finish();
+  if (!args.out.empty()) write_npy(args.out, npy_from_matrix(r.c));
+  bool all_verified = true;
+  nlohmann::json stages = nlohmann::json::array();
+  for (const auto& s : r.stages) {
+    all_verified = all_verified && (!s.checked || s.verified());
+    stages.push_back({{"name", s.name}, {"checked", s.checked}, {"verified", s.verified()}, {"violations", s.violations},
+                      {"first_violation", s.first_violation}, {"seconds", s.seconds}});
+  }
+  if (args.json) {
+    nlohmann::json j = {{"scheme", args.scheme}, {"arch", o.arch}, {"m", a.rows}, {"n", b.cols}, {"k", a.cols},
+                        {"options", options}, {"source", source}, {"low_precision_gemms", r.low_precision_gemms},
+                        {"stages", stages}, {"exact", r.exact}, {"exactness_conditions", r.exactness_conditions},
+                        {"accuracy", metrics_json(r.accuracy)}, {"seconds", r.seconds}};
+    out << j.dump() << "\n";
+  } else {
+    out << "ozref run: " << args.scheme << " with " << o.moduli << " moduli on " << o.arch << ", " << a.rows << "x" << b.cols
+        << "x" << a.cols << " (" << source << "), " << args.mode << " scaling, " << args.crt << " CRT, verify "
+        << verify_names[static_cast<int>(o.verify)] << "\n\n";
+    out << "  stage        checked  verified  violations  seconds\n";
+    for (const auto& s : r.stages) {
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-12s %-8s %-9s %10zu  %7.3f\n", s.name.c_str(), s.checked ? "yes" : "no",
+                    !s.checked ? "-" : s.verified() ? "yes" : "NO", s.violations, s.seconds);
+      out << line;
+      if (s.violations) out << "      first: " << s.first_violation << "\n";
+    }
+    out << "\n  low-precision GEMMs: " << r.low_precision_gemms << "\n  exact (all stages verified, bound held): "
+        << (r.exact ? "yes" : "NO") << "\n  total: " << r.seconds << " s\n\n";
+    print_metrics(out, "result against the exact product (rounded to FP64)", r.accuracy);
+  }
+  return all_verified ? 0 : 1;
+}
+
+void add_run(CLI::App& app, Action& action) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* verb = app.add_subcommand("run", "run an emulation scheme on the CPU emulator, verifying every stage");
+  verb->add_option("--scheme", args->scheme, "scheme (implemented: ozaki2-int8)")->capture_default_str();
+  verb->add_option("--moduli", args->moduli, "number of moduli, 2..20")->capture_default_str();
+  verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();
+  verb->add_option("--m", args->m, "rows of A")->capture_default_str();
+  verb->add_option("--n", args->n, "columns of B")->capture_default_str();
+  verb->add_option("--k", args->k, "inner dimension")->capture_default_str();
+  verb->add_option("--a", args->a, "A from a .npy file (f8 or f4) instead of generated data");
+  verb->add_option("--b", args->b, "B from a .npy file");
+  verb->add_option("--dist", args->dist, "randn, uniform, phi:X, integers:R")->capture_default_str();
+  verb->add_option("--seed", args->seed, "PRNG seed of the generated data")->capture_default_str();
+  verb->add_option("--mode", args->mode, "scaling: fast (Cauchy-Schwarz) or accurate (extra INT8 GEMM)")->capture_default_str();
+  verb->add_option("--crt", args->crt, "reconstruction: exact, garner, dd")->capture_default_str();
+  verb->add_option("--verify", args->verify, "none, cheap, full (default: full up to m*n*k = 2^25, else cheap)");
+  verb->add_option("--dump", args->dump, "write the trace of every stage into this folder");
+  verb->add_option("--out", args->out, "write C (.npy, f8)");
+  verb->add_flag("--json", args->json, "one JSON object on standard output");
+  verb->add_option("--threads", args->threads, "threads (default: all)");
+  verb->callback([args, &action] { action = [args](std::ostream& out) { return run_run(*args, out); }; });
+}
+
+}  // namespace ozref::cli

@@ -1,0 +1,105 @@
+#include "schemes/common/crt.hpp"
+
+#include <cmath>
+
+#include "common/error.hpp"
+#include "schemes/common/residue.hpp"
+
+namespace ozref::schemes {
+namespace {
+
+int64_t inverse_mod(int64_t a, int64_t m) {
+  mpz_class r;
+  const mpz_class aa = static_cast<long>(((a % m) + m) % m), mm = static_cast<long>(m);
+  mpz_invert(r.get_mpz_t(), aa.get_mpz_t(), mm.get_mpz_t());
+  return r.get_si();
+}
+
+int64_t mod_of(const mpz_class& x, int64_t m) { return mpz_fdiv_ui(x.get_mpz_t(), static_cast<unsigned long>(m)); }
+
+double multiple_below(const mpz_class& w, long quantum_log2) {  // floor(w / 2^q) * 2^q
+  if (quantum_log2 <= 0) return w.get_d();
+  const mpz_class t = w >> static_cast<mp_bitcnt_t>(quantum_log2);
+  return std::ldexp(t.get_d(), static_cast<int>(quantum_log2));
+}
+
+}  // namespace
+
+CrtVariant parse_crt(const std::string& name) {
+  if (name == "exact") return CrtVariant::Exact;
+  if (name == "garner") return CrtVariant::Garner;
+  if (name == "dd") return CrtVariant::DoubleDouble;
+  throw InputError("unknown CRT variant '" + name + "' (known: exact, garner, dd)");
+}
+
+std::string to_string(CrtVariant v) {
+  switch (v) {
+    case CrtVariant::Exact: return "exact";
+    case CrtVariant::Garner: return "garner";
+    case CrtVariant::DoubleDouble: return "dd";
+  }
+  return "";
+}
+
+Crt::Crt(std::vector<int64_t> moduli) : moduli_(std::move(moduli)) {
+  product_ = 1;
+  for (int64_t m : moduli_) product_ *= static_cast<long>(m);
+  half_ = product_ / 2;
+  int64_t rho = 0;
+  for (int64_t m : moduli_) rho += m / 2;
+  // GEMMul8's split: the high parts are multiples of one quantum 2^q with q = bits(P) - 53 +
+  // ceil(log2 rho), rho = sum floor(p_i / 2), so sum hi_i r_i is exact in a double.
+  const long quantum = static_cast<long>(mpz_sizeinbase(product_.get_mpz_t(), 2)) - 53 +
+                       static_cast<long>(std::ceil(std::log2(static_cast<double>(rho))));
+  for (size_t i = 0; i < moduli_.size(); ++i) {
+    const mpz_class cofactor = product_ / static_cast<long>(moduli_[i]);
+    const int64_t q = inverse_mod(mod_of(cofactor, moduli_[i]), moduli_[i]);
+    weights_.push_back(cofactor * static_cast<long>(q));
+    w_hi_.push_back(multiple_below(weights_.back(), quantum));
+    w_lo_.push_back(mpq_class(weights_.back() - mpz_class(mpq_class(w_hi_.back()))).get_d());
+    std::vector<int64_t> inv;
+    for (size_t j = 0; j < i; ++j) inv.push_back(inverse_mod(moduli_[j], moduli_[i]));
+    inverse_.push_back(inv);
+  }
+  p_hi_ = product_.get_d();
+  p_lo_ = mpq_class(product_ - mpz_class(mpq_class(p_hi_))).get_d();
+  inv_p_ = 1.0 / p_hi_;
+}
+
+mpz_class Crt::exact(const int32_t* r) const {
+  mpz_class x = 0;
+  for (size_t i = 0; i < moduli_.size(); ++i) x += weights_[i] * static_cast<long>(r[i]);
+  mpz_fdiv_r(x.get_mpz_t(), x.get_mpz_t(), product_.get_mpz_t());  // [0, P)
+  if (x > half_) x -= product_;                                      // (-P/2, P/2]
+  return x;
+}
+
+mpz_class Crt::garner(const int32_t* r) const {
+  std::vector<int64_t> digit(moduli_.size());
+  for (size_t i = 0; i < moduli_.size(); ++i) {
+    int64_t t = r[i];
+    for (size_t j = 0; j < i; ++j) t = balanced_residue((t - digit[j]) * inverse_[i][j], moduli_[i]);
+    digit[i] = balanced_residue(t, moduli_[i]);
+  }
+  mpz_class x = 0, radix = 1;
+  for (size_t i = 0; i < moduli_.size(); ++i) {
+    x += radix * static_cast<long>(digit[i]);
+    radix *= static_cast<long>(moduli_[i]);
+  }
+  return x;
+}
+
+void Crt::double_double(const int32_t* r, double& hi, double& lo) const {
+  double acc = 0, acc_lo = 0;
+  for (size_t i = 0; i < moduli_.size(); ++i) {
+    acc = std::fma(w_hi_[i], r[i], acc);
+    acc_lo = std::fma(w_lo_[i], r[i], acc_lo);
+  }
+  const double quot = std::rint((acc + acc_lo) * inv_p_);
+  const double top = std::fma(-p_hi_, quot, acc);
+  const double rest = std::fma(-p_lo_, quot, acc_lo);
+  hi = top + rest;
+  lo = rest - (hi - top);
+}
+
+}  // namespace ozref::schemes

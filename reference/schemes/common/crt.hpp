@@ -1,0 +1,40 @@
+// CRT reconstruction of an integer from its balanced residues, three ways:
+//   exact   big-integer weighted sum reduced into (-P/2, P/2] (the reference);
+//   garner  balanced mixed-radix digits (Garner), evaluated exactly;
+//   dd      GEMMul8's form: acc = sum r_i * (q_i P/p_i) with the weights split so that the high
+//           sum is exact, quot = rint(acc * invP), acc - quot * P in two doubles. Not exact: its
+//           error is a few units of 2^-53 P (the stage checks it against that bound).
+#pragma once
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ozref::schemes {
+
+enum class CrtVariant { Exact, Garner, DoubleDouble };
+CrtVariant parse_crt(const std::string& name);  // InputError for unknown names
+std::string to_string(CrtVariant v);
+
+class Crt {
+ public:
+  explicit Crt(std::vector<int64_t> moduli);
+  const mpz_class& product() const { return product_; }
+  const std::vector<int64_t>& moduli() const { return moduli_; }
+  // The integer in (-P/2, P/2] with these balanced residues (exact and garner variants).
+  mpz_class exact(const int32_t* residues) const;
+  mpz_class garner(const int32_t* residues) const;
+  // GEMMul8's double-double evaluation: returns hi + lo (two doubles).
+  void double_double(const int32_t* residues, double& hi, double& lo) const;
+
+ private:
+  std::vector<int64_t> moduli_;
+  mpz_class product_, half_;
+  std::vector<mpz_class> weights_;          // q_i * P / p_i, q_i = (P/p_i)^-1 mod p_i
+  std::vector<std::vector<int64_t>> inverse_;  // Garner: inverse_[i][j] = p_j^-1 mod p_i, j < i
+  std::vector<double> w_hi_, w_lo_;          // weights split: hi exact times any residue
+  double p_hi_ = 0, p_lo_ = 0, inv_p_ = 0;
+};
+
+}  // namespace ozref::schemes

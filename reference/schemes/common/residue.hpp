@@ -1,0 +1,24 @@
+// Balanced residues and the modular reduction a kernel applies after each INT8 GEMM.
+#pragma once
+#include <cstdint>
+
+namespace ozref::schemes {
+
+// The representative of x mod m in [-floor(m/2), ceil(m/2) - 1] ([-128, 127] for 256).
+int32_t balanced_residue(int64_t x, int64_t m);
+// The same for an integer held exactly in a double (any magnitude): x = sig * 2^e.
+int32_t balanced_residue_of_integer(double x, int64_t m);
+
+// The reduction of an INT32 GEMM output to its balanced residue as a GPU kernel computes it:
+// q = (x * mu) >> 32 with mu = floor(2^32 / m) (GEMMul8's a - p * __mulhi(a, floor(2^32/p))),
+// r = x - q m, then one correction into [0, m) from either side and the shift into the balanced
+// range.
+// Declared domain: every int32 x. `ozref prove` checks it over that domain for every modulus.
+struct BarrettReducer {
+  int64_t m = 0;
+  uint32_t mu = 0;
+  explicit BarrettReducer(int64_t modulus);
+  int32_t reduce(int32_t x) const;
+};
+
+}  // namespace ozref::schemes

@@ -1,0 +1,38 @@
+// What a scheme run reports: each named stage, whether its contract was checked and held, and its
+// violations (how many, and the first one, with where it happened and the values on both sides).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "common/matrix.hpp"
+#include "exact/metrics.hpp"
+
+namespace ozref::schemes {
+
+enum class Verify { None, Cheap, Full };
+Verify parse_verify(const std::string& name);  // "none", "cheap", "full"
+
+struct StageReport {
+  std::string name;
+  bool checked = false;
+  size_t violations = 0;
+  std::string first_violation;
+  double seconds = 0;
+  bool verified() const { return checked && violations == 0; }
+  void violate(const std::string& what) {
+    if (violations++ == 0) first_violation = what;
+  }
+};
+
+struct SchemeResult {
+  std::vector<StageReport> stages;
+  Matrix<double> c;
+  size_t low_precision_gemms = 0;
+  bool exactness_conditions = false;  // the scheme's bound held (e.g. sum |A'||B'| < P/2)
+  bool exact = false;                 // every stage verified and the conditions held
+  AccuracyMetrics accuracy;
+  double seconds = 0;
+};
+
+}  // namespace ozref::schemes

@@ -1,0 +1,118 @@
+// ozaki2-int8 end to end: exact on integer inputs within its bound (bit-identical to the correctly
+// rounded exact product) on every INT8 model and CRT variant; scale invariance under powers of
+// two; thread-count invariance; bad input refused; traces written and diffed.
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "cli/verbs.hpp"
+#include "common/distributions.hpp"
+#include "common/error.hpp"
+#include "schemes/ozaki2/int8_scheme.hpp"
+#include "support.hpp"
+
+using namespace ozref;
+using namespace ozref::schemes;
+
+TEST_CASE("ozaki2-int8: integer inputs within the bound are reproduced bit for bit", "[schemes]") {
+  Rng rng(test::seed());
+  test::CaseCount cases("ozaki2-int8 integer runs");
+  for (const std::string arch : {"ideal", "sm_90", "sm_80", "sm_120"})
+    for (CrtVariant crt : {CrtVariant::Exact, CrtVariant::Garner})
+      for (ScalingMode mode : {ScalingMode::Fast, ScalingMode::Accurate}) {
+        const Distribution d{Distribution::Integers, 1000};
+        const Matrix<double> a = random_matrix(9, 70, d, rng), b = random_matrix(70, 11, d, rng);
+        Ozaki2Int8Options o;
+        o.moduli = 14;  // 110 bits: K * 1000^2 < 2^30, far below P/2, so truncation loses nothing
+        o.arch = arch;
+        o.crt = crt;
+        o.mode = mode;
+        const SchemeResult r = run_ozaki2_int8(a, b, o, nullptr);
+        INFO(arch << " crt " << to_string(crt) << (mode == ScalingMode::Fast ? " fast" : " accurate"));
+        for (const auto& s : r.stages) {
+          INFO(s.name << ": " << s.first_violation);
+          REQUIRE(s.verified());
+        }
+        REQUIRE(r.exact);
+        REQUIRE(r.accuracy.bit_identical == r.accuracy.elements);
+        REQUIRE(r.low_precision_gemms == 14u + (mode == ScalingMode::Accurate ? 1u : 0u));
+        ++cases;
+      }
+  cases.report(16);
+}
+
+TEST_CASE("ozaki2-int8: scaling rows of A and columns of B by powers of two scales C exactly", "[schemes]") {
+  Rng rng(test::seed() + 1);
+  const Distribution d{Distribution::Phi, 2.0};
+  const Matrix<double> a = random_matrix(7, 40, d, rng), b = random_matrix(40, 5, d, rng);
+  Matrix<double> a2 = a, b2 = b;
+  const int row_exp[7] = {40, -30, 0, 7, -100, 3, 200}, col_exp[5] = {-5, 60, 0, -300, 11};
+  for (size_t i = 0; i < 7; ++i)
+    for (size_t k = 0; k < 40; ++k) a2(i, k) = std::ldexp(a(i, k), row_exp[i]);
+  for (size_t k = 0; k < 40; ++k)
+    for (size_t j = 0; j < 5; ++j) b2(k, j) = std::ldexp(b(k, j), col_exp[j]);
+  for (ScalingMode mode : {ScalingMode::Fast, ScalingMode::Accurate}) {
+    Ozaki2Int8Options o;
+    o.mode = mode;
+    const SchemeResult r1 = run_ozaki2_int8(a, b, o, nullptr), r2 = run_ozaki2_int8(a2, b2, o, nullptr);
+    for (size_t i = 0; i < 7; ++i)
+      for (size_t j = 0; j < 5; ++j) {
+        INFO((mode == ScalingMode::Fast ? "fast" : "accurate") << " C[" << i << "," << j << "]");
+        REQUIRE(r2.c(i, j) == std::ldexp(r1.c(i, j), row_exp[i] + col_exp[j]));
+      }
+  }
+}
+
+TEST_CASE("ozaki2-int8: results do not depend on the thread count", "[schemes]") {
+  Rng rng(test::seed() + 2);
+  const Distribution d{Distribution::Phi, 1.0};
+  const Matrix<double> a = random_matrix(33, 100, d, rng), b = random_matrix(100, 17, d, rng);
+  Ozaki2Int8Options o1, o2;
+  o1.threads = 1;
+  o2.threads = 2;
+  o1.arch = o2.arch = "sm_90";
+  const SchemeResult r1 = run_ozaki2_int8(a, b, o1, nullptr), r2 = run_ozaki2_int8(a, b, o2, nullptr);
+  REQUIRE(r1.c.data.size() == 33 * 17);
+  for (size_t i = 0; i < r1.c.size(); ++i) REQUIRE(std::bit_cast<uint64_t>(r1.c.data[i]) == std::bit_cast<uint64_t>(r2.c.data[i]));
+}
+
+TEST_CASE("ozaki2-int8: bad input is refused with a clear error", "[schemes]") {
+  Matrix<double> a(2, 3, 1.0), b(3, 2, 1.0);
+  a(1, 2) = std::nan("");
+  CHECK_THROWS_WITH(run_ozaki2_int8(a, b, {}, nullptr), Catch::Contains("A[1,2] is not finite"));
+  a(1, 2) = 1.0;
+  Ozaki2Int8Options o;
+  o.moduli = 21;
+  CHECK_THROWS_WITH(run_ozaki2_int8(a, b, o, nullptr), Catch::Contains("--moduli must be 2..20"));
+  CHECK_THROWS_WITH(run_ozaki2_int8(Matrix<double>(1, 131072, 1.0), Matrix<double>(131072, 1, 1.0), {}, nullptr),
+                    Catch::Contains("K <= 131071"));
+}
+
+TEST_CASE("ozaki2-int8: traces are written, identical runs diff clean, a changed run diverges at the right stage", "[schemes]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("ozref-trace-" + std::to_string(::getpid()));
+  auto run = [&](const std::string& name, size_t moduli) {
+    cli::RunArgs args;
+    args.m = 12;
+    args.n = 10;
+    args.k = 64;
+    args.moduli = moduli;
+    args.dump = (dir / name).string();
+    std::ostringstream out;
+    REQUIRE(cli::run_run(args, out) == 0);
+  };
+  run("a", 16);
+  run("b", 16);
+  run("c", 16);
+  // Perturb one residue of one GEMM output in trace c: diff must point at stage "gemm".
+  const std::string file = (dir / "c" / "gemm.c.npy").string();
+  NpyArray g = read_npy(file);
+  g.data[4 * 37] ^= 1;
+  write_npy(file, g);
+  std::ostringstream same, changed;
+  CHECK(cli::run_diff({(dir / "a").string(), (dir / "b").string(), false}, same) == 0);
+  CHECK(same.str().find("identical: 11 arrays") != std::string::npos);
+  CHECK(cli::run_diff({(dir / "a").string(), (dir / "c").string(), false}, changed) == 1);
+  CHECK(changed.str().find("stage 'gemm', array 'c'") != std::string::npos);
+  CHECK(changed.str().find("1 elements differ; first at [0, 3, 7]") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
