@@ -32,6 +32,8 @@ std::vector<Theorem> moduli_theorems();
 std::vector<Theorem> fp4_theorems();
 std::vector<Theorem> int32_theorems();
 std::vector<Theorem> exact_k_theorems();
+std::vector<Theorem> reduction_theorems();
+std::vector<Theorem> crt_theorems();
 
 std::string to_string(Status s);
 
