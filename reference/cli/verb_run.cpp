@@ -9,6 +9,7 @@
 #include "common/distributions.hpp"
 #include "common/error.hpp"
 #include "io/npy.hpp"
+#include "schemes/ozaki1/int8_scheme.hpp"
 #include "schemes/ozaki2/int8_scheme.hpp"
 
 namespace ozref::cli {
@@ -17,8 +18,9 @@ constexpr double kFullVerifyLimit = 33554432.0;  // m * n * k up to 2^25: full v
 }
 
 int run_run(const RunArgs& args, std::ostream& out) {
-  if (args.scheme != "ozaki2-int8")
-    throw InputError("scheme '" + args.scheme + "' is not implemented yet (implemented: ozaki2-int8; the others are issue 4's remaining work)");
+  if (args.scheme != "ozaki2-int8" && args.scheme != "ozaki1-int8")
+    throw InputError("scheme '" + args.scheme +
+                     "' is not implemented yet (implemented: ozaki2-int8, ozaki1-int8; the others are issue 4's remaining work)");
   Matrix<double> a, b;
   std::string source;
   if (!args.a.empty() || !args.b.empty()) {
@@ -34,24 +36,44 @@ int run_run(const RunArgs& args, std::ostream& out) {
     b = random_matrix(args.k, args.n, d, rng);
     source = to_string(d) + ", seed " + std::to_string(args.seed);
   }
-  schemes::Ozaki2Int8Options o;
-  o.moduli = args.moduli;
-  o.arch = args.arch;
-  o.mode = schemes::parse_scaling(args.mode);
-  o.crt = schemes::parse_crt(args.crt);
-  o.threads = args.threads;
   const double volume = double(a.rows) * double(b.cols) * double(a.cols);
-  o.verify = args.verify.empty() ? (volume <= kFullVerifyLimit ? schemes::Verify::Full : schemes::Verify::Cheap)
-                                 : schemes::parse_verify(args.verify);
+  const schemes::Verify verify = args.verify.empty() ? (volume <= kFullVerifyLimit ? schemes::Verify::Full : schemes::Verify::Cheap)
+                                                     : schemes::parse_verify(args.verify);
   const char* verify_names[] = {"none", "cheap", "full"};
-  nlohmann::json options = {{"moduli", o.moduli}, {"arch", o.arch}, {"mode", args.mode}, {"crt", args.crt},
-                            {"verify", verify_names[static_cast<int>(o.verify)]}};
+  const bool ozaki2 = args.scheme == "ozaki2-int8";
+  nlohmann::json options = {{"arch", args.arch}, {"verify", verify_names[static_cast<int>(verify)]}};
+  if (ozaki2) {
+    options["moduli"] = args.moduli;
+    options["mode"] = args.mode;
+    options["crt"] = args.crt;
+  } else {
+    options["slices"] = args.slices;
+    options["accumulate"] = args.accumulate;
+  }
   std::unique_ptr<TraceWriter> trace;
   if (!args.dump.empty())
     trace = std::make_unique<TraceWriter>(args.dump, nlohmann::json{{"scheme", args.scheme}, {"options", options},
                                                                    {"seed", args.seed}, {"source", source},
                                                                    {"m", a.rows}, {"n", b.cols}, {"k", a.cols}});
-  const schemes::SchemeResult r = schemes::run_ozaki2_int8(a, b, o, trace.get());
+  schemes::SchemeResult r;
+  if (ozaki2) {
+    schemes::Ozaki2Int8Options o;
+    o.moduli = args.moduli;
+    o.arch = args.arch;
+    o.mode = schemes::parse_scaling(args.mode);
+    o.crt = schemes::parse_crt(args.crt);
+    o.verify = verify;
+    o.threads = args.threads;
+    r = schemes::run_ozaki2_int8(a, b, o, trace.get());
+  } else {
+    schemes::Ozaki1Int8Options o;
+    o.slices = args.slices;
+    o.arch = args.arch;
+    o.accumulation = schemes::parse_accumulation(args.accumulate);
+    o.verify = verify;
+    o.threads = args.threads;
+    r = schemes::run_ozaki1_int8(a, b, o, trace.get());
+  }
   if (trace) trace->finish();
   if (!args.out.empty()) write_npy(args.out, npy_from_matrix(r.c));
   bool all_verified = true;
@@ -62,15 +84,14 @@ int run_run(const RunArgs& args, std::ostream& out) {
                       {"first_violation", s.first_violation}, {"seconds", s.seconds}});
   }
   if (args.json) {
-    nlohmann::json j = {{"scheme", args.scheme}, {"arch", o.arch}, {"m", a.rows}, {"n", b.cols}, {"k", a.cols},
+    nlohmann::json j = {{"scheme", args.scheme}, {"arch", args.arch}, {"m", a.rows}, {"n", b.cols}, {"k", a.cols},
                         {"options", options}, {"source", source}, {"low_precision_gemms", r.low_precision_gemms},
                         {"stages", stages}, {"exact", r.exact}, {"exactness_conditions", r.exactness_conditions},
                         {"accuracy", metrics_json(r.accuracy)}, {"seconds", r.seconds}};
     out << j.dump() << "\n";
   } else {
-    out << "ozref run: " << args.scheme << " with " << o.moduli << " moduli on " << o.arch << ", " << a.rows << "x" << b.cols
-        << "x" << a.cols << " (" << source << "), " << args.mode << " scaling, " << args.crt << " CRT, verify "
-        << verify_names[static_cast<int>(o.verify)] << "\n\n";
+    out << "ozref run: " << args.scheme << " on " << args.arch << ", " << a.rows << "x" << b.cols << "x" << a.cols << " ("
+        << source << "), options " << options.dump() << "\n\n";
     out << "  stage        checked  verified  violations  seconds\n";
     for (const auto& s : r.stages) {
       char line[160];
@@ -89,8 +110,10 @@ int run_run(const RunArgs& args, std::ostream& out) {
 void add_run(CLI::App& app, Action& action) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* verb = app.add_subcommand("run", "run an emulation scheme on the CPU emulator, verifying every stage");
-  verb->add_option("--scheme", args->scheme, "scheme (implemented: ozaki2-int8)")->capture_default_str();
-  verb->add_option("--moduli", args->moduli, "number of moduli, 2..20")->capture_default_str();
+  verb->add_option("--scheme", args->scheme, "scheme (implemented: ozaki2-int8, ozaki1-int8)")->capture_default_str();
+  verb->add_option("--moduli", args->moduli, "ozaki2-int8: number of moduli, 2..20")->capture_default_str();
+  verb->add_option("--slices", args->slices, "ozaki1-int8: number of slices p, 1..9")->capture_default_str();
+  verb->add_option("--accumulate", args->accumulate, "ozaki1-int8: exact or fp64 (as ozIMMU)")->capture_default_str();
   verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();
   verb->add_option("--m", args->m, "rows of A")->capture_default_str();
   verb->add_option("--n", args->n, "columns of B")->capture_default_str();

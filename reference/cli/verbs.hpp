@@ -85,7 +85,9 @@ namespace ozref::cli {
 
 struct RunArgs {
   std::string scheme = "ozaki2-int8";
-  size_t moduli = 16;
+  size_t moduli = 16;  // ozaki2-int8
+  size_t slices = 4;   // ozaki1-int8
+  std::string accumulate = "exact";
   std::string arch = "ideal";
   size_t m = 128, n = 128, k = 1024;
   std::string a, b;  // .npy inputs instead of generated ones

@@ -5,60 +5,13 @@
 #include <cstring>
 
 #include "common/error.hpp"
-#include "exact/exact_gemm.hpp"
-#include "exact/rational_oracle.hpp"
-#include "formats/encode.hpp"
 #include "mma/gemm.hpp"
 #include "schemes/common/moduli.hpp"
 #include "schemes/common/residue.hpp"
+#include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes {
 namespace {
-
-template <typename T>
-NpyArray npy(DType t, std::vector<size_t> shape, const std::vector<T>& values) {
-  NpyArray a;
-  a.dtype = t;
-  a.shape = std::move(shape);
-  a.data.resize(values.size() * sizeof(T));
-  std::memcpy(a.data.data(), values.data(), a.data.size());
-  return a;
-}
-
-class StageClock {
- public:
-  StageClock(SchemeResult& r, const char* name, bool check) : r_(r), t0_(std::chrono::steady_clock::now()) {
-    r_.stages.push_back({name, check, 0, "", 0});
-  }
-  ~StageClock() {
-    r_.stages.back().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  }
-  StageReport& report() { return r_.stages.back(); }
-
- private:
-  SchemeResult& r_;
-  std::chrono::steady_clock::time_point t0_;
-};
-
-std::string at(size_t t, size_t i, size_t j) {
-  return "[" + std::to_string(t) + "][" + std::to_string(i) + "][" + std::to_string(j) + "]";
-}
-
-// |C'| 2^e as the nearest FP64 (ties to even), exactly.
-double nearest_double(const mpz_class& c, int e) {
-  if (c == 0) return 0.0;
-  mpz_class mag = abs(c);
-  const long bits = static_cast<long>(mpz_sizeinbase(mag.get_mpz_t(), 2));
-  ExactValue v{FloatClass::Normal, c < 0, 0, e};
-  bool sticky = false;
-  if (bits > 64) {
-    sticky = static_cast<long>(mpz_scan1(mag.get_mpz_t(), 0)) < bits - 64;
-    mag >>= static_cast<mp_bitcnt_t>(bits - 64);
-    v.exponent = e + static_cast<int>(bits - 64);
-  }
-  v.significand = mpz_get_ui(mag.get_mpz_t());
-  return std::bit_cast<double>(encode(format_spec(FormatId::FP64), v, Rounding::NearestEven, Overflow::NoSat, sticky).bits);
-}
 
 void check_inputs(const Matrix<double>& a, const Matrix<double>& b, const Ozaki2Int8Options& o) {
   if (a.cols != b.rows) throw InputError("ozaki2-int8: A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
@@ -96,8 +49,8 @@ SchemeResult run_ozaki2_int8(const Matrix<double>& a, const Matrix<double>& b, c
     sc = choose_scaling(a, b, log2_bound, o.mode, int8, o.threads);
     r.low_precision_gemms += sc.extra_gemms;
     if (trace) {
-      trace->add("scale", "row_shift", npy(DType::I4, {m}, sc.row_shift));
-      trace->add("scale", "col_shift", npy(DType::I4, {n}, sc.col_shift));
+      trace->add("scale", "row_shift", stage_array(DType::I4, {m}, sc.row_shift));
+      trace->add("scale", "col_shift", stage_array(DType::I4, {n}, sc.col_shift));
     }
   }
   // truncate
@@ -114,12 +67,12 @@ SchemeResult run_ozaki2_int8(const Matrix<double>& a, const Matrix<double>& b, c
       for (size_t i = 0; i < m; ++i)
         for (size_t kk = 0; kk < k; ++kk) {
           const long double x = std::ldexp(static_cast<long double>(a(i, kk)), sc.row_shift[i]);
-          if (ap(i, kk) != std::trunc(x)) clock.report().violate("A'" + at(0, i, kk) + " is not trunc(A 2^s)");
+          if (ap(i, kk) != std::trunc(x)) clock.report().violate("A'" + index3(0, i, kk) + " is not trunc(A 2^s)");
         }
       for (size_t kk = 0; kk < k; ++kk)
         for (size_t j = 0; j < n; ++j) {
           const long double x = std::ldexp(static_cast<long double>(b(kk, j)), sc.col_shift[j]);
-          if (bp(kk, j) != std::trunc(x)) clock.report().violate("B'" + at(0, kk, j) + " is not trunc(2^t B)");
+          if (bp(kk, j) != std::trunc(x)) clock.report().violate("B'" + index3(0, kk, j) + " is not trunc(2^t B)");
         }
       std::vector<long double> ra(m, 0), cb(n, 0);
       for (size_t i = 0; i < m; ++i)
@@ -132,13 +85,13 @@ SchemeResult run_ozaki2_int8(const Matrix<double>& a, const Matrix<double>& b, c
         for (size_t j = 0; j < n; ++j)
           if (std::sqrt(ra[i] * cb[j]) * (1 + 0x1p-40L) >= half_p) {
             r.exactness_conditions = false;
-            clock.report().violate("the CRT bound sum |A'||B'| < P/2 fails at C" + at(0, i, j));
+            clock.report().violate("the CRT bound sum |A'||B'| < P/2 fails at C" + index3(0, i, j));
             break;
           }
     }
     if (trace) {
-      trace->add("truncate", "a", npy(DType::F8, {m, k}, ap.data));
-      trace->add("truncate", "b", npy(DType::F8, {k, n}, bp.data));
+      trace->add("truncate", "a", stage_array(DType::F8, {m, k}, ap.data));
+      trace->add("truncate", "b", stage_array(DType::F8, {k, n}, bp.data));
     }
   }
   // residues
@@ -166,8 +119,8 @@ SchemeResult run_ozaki2_int8(const Matrix<double>& a, const Matrix<double>& b, c
       check(rb, bp.data, "B'");
     }
     if (trace) {
-      trace->add("residues", "a", npy(DType::I1, {N, m, k}, ra));
-      trace->add("residues", "b", npy(DType::I1, {N, k, n}, rb));
+      trace->add("residues", "a", stage_array(DType::I1, {N, m, k}, ra));
+      trace->add("residues", "b", stage_array(DType::I1, {N, k, n}, rb));
     }
   }
   // gemm: one INT8 GEMM per modulus through the MMA model
@@ -191,11 +144,11 @@ SchemeResult run_ozaki2_int8(const Matrix<double>& a, const Matrix<double>& b, c
             int64_t exact = 0;
             for (size_t kk = 0; kk < k; ++kk) exact += int64_t(ra[t * m * k + i * k + kk]) * rb[t * k * n + kk * n + j];
             if (exact != cg[t * m * n + i * n + j])
-              clock.report().violate("modulus " + std::to_string(moduli[t]) + " C" + at(t, i, j) + " = " +
+              clock.report().violate("modulus " + std::to_string(moduli[t]) + " C" + index3(t, i, j) + " = " +
                                      std::to_string(cg[t * m * n + i * n + j]) + ", exact " + std::to_string(exact));
           }
     }
-    if (trace) trace->add("gemm", "c", npy(DType::I4, {N, m, n}, cg));
+    if (trace) trace->add("gemm", "c", stage_array(DType::I4, {N, m, n}, cg));
   }
   // reduce
   std::vector<int8_t> cr(N * m * n);
@@ -211,7 +164,7 @@ SchemeResult run_ozaki2_int8(const Matrix<double>& a, const Matrix<double>& b, c
                                  std::to_string(v));
       }
     }
-    if (trace) trace->add("reduce", "c", npy(DType::I1, {N, m, n}, cr));
+    if (trace) trace->add("reduce", "c", stage_array(DType::I1, {N, m, n}, cr));
   }
   // crt
   std::vector<mpz_class> cint(m * n);
@@ -233,16 +186,16 @@ SchemeResult run_ozaki2_int8(const Matrix<double>& a, const Matrix<double>& b, c
         // Contract of the double-double form: within 2^-48 P of the exact integer.
         const mpz_class exact = crt.exact(res.data());
         if (mpq_class(abs(exact - cint[x])) > mpq_class(crt.product()) / (mpz_class(1) << 48))
-          clock.report().violate("C'" + at(0, x / n, x % n) + " (dd) is more than 2^-48 P from the exact integer");
+          clock.report().violate("C'" + index3(0, x / n, x % n) + " (dd) is more than 2^-48 P from the exact integer");
       } else if (cheap) {
         // Contract: congruent to every residue, inside the CRT range; with the bound of the
         // truncate stage this makes C' the exact integer product A'B' (CRT uniqueness).
         for (size_t t = 0; t < N; ++t)
           if (mpz_fdiv_ui(mpz_class(cint[x] - res[t]).get_mpz_t(), static_cast<unsigned long>(moduli[t])) != 0) {
-            clock.report().violate("C'" + at(0, x / n, x % n) + " is not congruent to its residue mod " + std::to_string(moduli[t]));
+            clock.report().violate("C'" + index3(0, x / n, x % n) + " is not congruent to its residue mod " + std::to_string(moduli[t]));
             break;
           }
-        if (2 * abs(cint[x]) > crt.product()) clock.report().violate("C'" + at(0, x / n, x % n) + " is outside (-P/2, P/2]");
+        if (2 * abs(cint[x]) > crt.product()) clock.report().violate("C'" + index3(0, x / n, x % n) + " is outside (-P/2, P/2]");
       }
     }
     if (full && o.crt != CrtVariant::DoubleDouble) {
@@ -258,15 +211,15 @@ SchemeResult run_ozaki2_int8(const Matrix<double>& a, const Matrix<double>& b, c
             int64_t s = 0;
             for (size_t kk = 0; kk < k; ++kk) s = (s + am[i * k + kk] * bm[kk * n + j]) % moduli[t];
             if (mpz_fdiv_ui(mpz_class(cint[i * n + j] - s).get_mpz_t(), static_cast<unsigned long>(moduli[t])) != 0) {
-              clock.report().violate("C'" + at(0, i, j) + " differs from A'B' modulo " + std::to_string(moduli[t]));
+              clock.report().violate("C'" + index3(0, i, j) + " differs from A'B' modulo " + std::to_string(moduli[t]));
               break;
             }
           }
       }
     }
     if (trace) {
-      trace->add("crt", "hi", npy(DType::F8, {m, n}, hi));
-      trace->add("crt", "lo", npy(DType::F8, {m, n}, lo));
+      trace->add("crt", "hi", stage_array(DType::F8, {m, n}, hi));
+      trace->add("crt", "lo", stage_array(DType::F8, {m, n}, lo));
     }
   }
   // unscale
@@ -279,26 +232,13 @@ SchemeResult run_ozaki2_int8(const Matrix<double>& a, const Matrix<double>& b, c
         const size_t x = i * n + j;
         // exact and garner: the correctly rounded C' 2^e; dd: as GEMMul8, (hi + lo) scaled.
         r.c(i, j) = o.crt == CrtVariant::DoubleDouble ? std::ldexp(hi[x] + lo[x], e) : nearest_double(cint[x], e);
-        if (cheap && o.crt != CrtVariant::DoubleDouble) {  // against the GMP oracle's rounding
-          mpq_class exact(cint[x]);
-          if (e >= 0) exact *= mpq_class(mpz_class(1) << e);
-          else exact /= mpq_class(mpz_class(1) << -e);
-          const oracle::Rounded want = oracle::round(exact, oracle::binary64(), true);
-          const double expect = want.overflow ? std::copysign(HUGE_VAL, exact.get_d()) : want.value.get_d();
-          if (expect != r.c(i, j) || (expect == 0 && std::signbit(r.c(i, j)) != (exact < 0)))
-            clock.report().violate("C" + at(0, i, j) + " is not C' 2^e correctly rounded");
-        }
+        if (cheap && o.crt != CrtVariant::DoubleDouble && !is_correct_rounding(cint[x], e, r.c(i, j)))
+          clock.report().violate("C" + index3(0, i, j) + " is not C' 2^e correctly rounded");
       }
-    if (trace) trace->add("unscale", "c", npy(DType::F8, {m, n}, r.c.data));
+    if (trace) trace->add("unscale", "c", stage_array(DType::F8, {m, n}, r.c.data));
   }
-  // The final result against the exact product of A and B.
-  const ExactProduct e = exact_gemm(a, b, {.threads = o.threads});
-  r.accuracy = measure(r.c.data, e);
-  bool all = true;
-  for (const auto& s : r.stages) all = all && s.verified();
   // The double-double reconstruction is approximate by design: never exact.
-  r.exact = all && r.exactness_conditions && o.crt != CrtVariant::DoubleDouble;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  finish_run(r, a, b, o.crt != CrtVariant::DoubleDouble, o.threads, t_start);
   return r;
 }
 

@@ -1,0 +1,59 @@
+#include "schemes/stage_tools.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include "exact/exact_gemm.hpp"
+#include "exact/rational_oracle.hpp"
+#include "formats/encode.hpp"
+
+namespace ozref::schemes {
+
+std::string index3(size_t t, size_t i, size_t j) {
+  return "[" + std::to_string(t) + "][" + std::to_string(i) + "][" + std::to_string(j) + "]";
+}
+
+mpz_class mpz_from_int128(__int128 v) {
+  const bool negative = v < 0;
+  const unsigned __int128 mag = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  mpz_class z(std::to_string(static_cast<uint64_t>(mag >> 64)));
+  z <<= 64;
+  z += mpz_class(std::to_string(static_cast<uint64_t>(mag)));
+  return negative ? mpz_class(-z) : z;
+}
+
+double nearest_double(const mpz_class& c, int e) {
+  if (c == 0) return 0.0;
+  mpz_class mag = abs(c);
+  const long bits = static_cast<long>(mpz_sizeinbase(mag.get_mpz_t(), 2));
+  ExactValue v{FloatClass::Normal, c < 0, 0, e};
+  bool sticky = false;
+  if (bits > 64) {
+    sticky = static_cast<long>(mpz_scan1(mag.get_mpz_t(), 0)) < bits - 64;
+    mag >>= static_cast<mp_bitcnt_t>(bits - 64);
+    v.exponent = e + static_cast<int>(bits - 64);
+  }
+  v.significand = mpz_get_ui(mag.get_mpz_t());
+  return std::bit_cast<double>(encode(format_spec(FormatId::FP64), v, Rounding::NearestEven, Overflow::NoSat, sticky).bits);
+}
+
+bool is_correct_rounding(const mpz_class& c, int e, double got) {
+  mpq_class exact(c);
+  if (e >= 0) exact *= mpq_class(mpz_class(1) << e);
+  else exact /= mpq_class(mpz_class(1) << -e);
+  const oracle::Rounded want = oracle::round(exact, oracle::binary64(), true);
+  const double expect = want.overflow ? std::copysign(HUGE_VAL, exact.get_d()) : want.value.get_d();
+  return expect == got && (expect != 0 || std::signbit(got) == (exact < 0));
+}
+
+void finish_run(SchemeResult& r, const Matrix<double>& a, const Matrix<double>& b, bool reconstruction_exact,
+                int threads, std::chrono::steady_clock::time_point start) {
+  const ExactProduct e = exact_gemm(a, b, {.threads = threads});
+  r.accuracy = measure(r.c.data, e);
+  bool all = true;
+  for (const auto& s : r.stages) all = all && s.verified();
+  r.exact = all && r.exactness_conditions && reconstruction_exact;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace ozref::schemes

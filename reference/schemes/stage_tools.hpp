@@ -1,0 +1,58 @@
+// Helpers every scheme pipeline uses: a stage's clock and report, stage arrays as .npy, and the
+// correctly rounded FP64 value of an exact integer times a power of two.
+#pragma once
+#include <gmpxx.h>
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "io/npy.hpp"
+#include "schemes/stage_report.hpp"
+
+namespace ozref::schemes {
+
+// Opens a stage in the result on construction and records its time on destruction.
+class StageClock {
+ public:
+  StageClock(SchemeResult& r, const char* name, bool checked) : r_(r), t0_(std::chrono::steady_clock::now()) {
+    r_.stages.push_back({name, checked, 0, "", 0});
+  }
+  ~StageClock() {
+    r_.stages.back().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
+  StageReport& report() { return r_.stages.back(); }
+
+ private:
+  SchemeResult& r_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+template <typename T>
+NpyArray stage_array(DType t, std::vector<size_t> shape, const std::vector<T>& values) {
+  NpyArray a;
+  a.dtype = t;
+  a.shape = std::move(shape);
+  a.data.resize(values.size() * sizeof(T));
+  std::memcpy(a.data.data(), values.data(), a.data.size());
+  return a;
+}
+
+mpz_class mpz_from_int128(__int128 v);
+
+// "[t][i][j]" for violation messages.
+std::string index3(size_t t, size_t i, size_t j);
+
+// c * 2^e rounded to the nearest FP64 (ties to even; overflow to infinity; a nonzero value that
+// rounds to zero keeps its sign).
+double nearest_double(const mpz_class& c, int e);
+
+// True when `got` is the GMP oracle's nearest-even rounding of c * 2^e (the unscale contracts).
+bool is_correct_rounding(const mpz_class& c, int e, double got);
+
+// Closes a run: the accuracy against the exact product, `exact`, the total time.
+void finish_run(SchemeResult& r, const Matrix<double>& a, const Matrix<double>& b, bool reconstruction_exact,
+                int threads, std::chrono::steady_clock::time_point start);
+
+}  // namespace ozref::schemes
