@@ -70,10 +70,10 @@ Prepared prepare(const Int8GemmShape& s, std::span<const uint8_t> a, std::span<c
   return p;
 }
 
-// Rows i0..i0+R-1 of one 32-column panel over the whole K, into `out` (R x 2 vectors).
+// Rows i0..i0+R-1 of one 32-column panel over the whole K, into `out` (R rows of 32 int32).
 template <int R>
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void vnni_block(const Prepared& p, size_t i0, size_t panel,
-                                                                       __m512i* out) {
+                                                                       int32_t* out) {
   __m512i acc[R][2];
   for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
   const int8_t* bp = p.b.data() + panel * (p.kp / 4) * 128;
@@ -90,8 +90,8 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void vnni_block(const Pre
     }
   }
   for (int r = 0; r < R; ++r) {
-    out[2 * r] = acc[r][0];
-    out[2 * r + 1] = acc[r][1];
+    _mm512_storeu_si512(out + 32 * r, acc[r][0]);
+    _mm512_storeu_si512(out + 32 * r + 16, acc[r][1]);
   }
 }
 
@@ -104,7 +104,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void vnni_gemm(const Int8
   for (size_t panel = 0; panel < panels; ++panel)
     for (size_t rb = 0; rb < row_blocks; ++rb) {
       const size_t i0 = rb * kRows, rows = std::min<size_t>(kRows, s.m - i0);
-      __m512i out[2 * kRows];
+      alignas(64) int32_t out[32 * kRows];
       switch (rows) {
         case 12: vnni_block<12>(p, i0, panel, out); break;
         case 11: vnni_block<11>(p, i0, panel, out); break;
@@ -119,10 +119,8 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void vnni_gemm(const Int8
         case 2: vnni_block<2>(p, i0, panel, out); break;
         default: vnni_block<1>(p, i0, panel, out); break;
       }
-      alignas(64) int32_t tmp[32];
       for (size_t r = 0; r < rows; ++r) {
-        _mm512_store_si512(tmp, out[2 * r]);
-        _mm512_store_si512(tmp + 16, out[2 * r + 1]);
+        const int32_t* tmp = out + 32 * r;
         const size_t i = i0 + r;
         for (size_t jj = 0; jj < 32; ++jj) {
           const size_t j = panel * 32 + jj;
