@@ -63,8 +63,10 @@ std::vector<Theorem> crt_theorems() {
       {"fp4_2", prefix(schemes::fp4_moduli(), 2)},
       {"int8_3", prefix(schemes::int8_moduli(), 3)},
   };
-  for (const auto& [name, moduli] : sets)
+  for (const auto& set : sets)
     for (auto v : {schemes::CrtVariant::Exact, schemes::CrtVariant::Garner, schemes::CrtVariant::DoubleDouble}) {
+      const std::string& name = set.first;
+      const std::vector<int64_t> moduli = set.second;  // a copy the theorem's closure owns
       const bool big = name == "int8_3";
       out.push_back({"crt." + schemes::to_string(v) + "." + name,
                      "CRT (" + schemes::to_string(v) + ") returns every x of its declared range from its residues, moduli " + name,

@@ -89,7 +89,9 @@ int run_probe(const ProbeArgs& args, std::ostream& out) {
     read_mma_trace(f, [&](const MmaRecord& r) { by_op[r.op].push_back(r); });
   nlohmann::json report = {{"arch", arch.name}, {"instructions", nlohmann::json::array()}};
   bool all_reproduced = true;
-  for (const auto& [op, records] : by_op) {
+  for (const auto& entry : by_op) {
+    const std::string& op = entry.first;
+    const std::vector<MmaRecord>& records = entry.second;  // a plain reference: lambdas capture it
     const mma::InstructionSpec& spec = mma::instruction(arch, op);
     auto replay = [&](const mma::InstructionSpec& s, size_t limit) {
       size_t matched = 0, n = std::min(limit, records.size());

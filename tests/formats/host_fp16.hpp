@@ -1,0 +1,19 @@
+// The host CPU's own FP16 conversions (F16C: vcvtph2ps / vcvtps2ph, IEEE nearest-even), an
+// oracle independent of ozref's encoder. Every x86-64 CPU since 2013 has F16C; without it the
+// tests that use it fail (they do not skip).
+#pragma once
+#include <immintrin.h>
+
+#include <cstdint>
+
+namespace ozref::test {
+
+inline bool host_has_f16c() { return __builtin_cpu_supports("f16c"); }
+
+__attribute__((target("f16c"))) inline float host_fp16_to_float(uint16_t h) { return _cvtsh_ss(h); }
+
+__attribute__((target("f16c"))) inline uint16_t host_float_to_fp16(float x) {
+  return static_cast<uint16_t>(_cvtss_sh(x, _MM_FROUND_TO_NEAREST_INT));
+}
+
+}  // namespace ozref::test
