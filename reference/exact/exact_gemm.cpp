@@ -140,10 +140,11 @@ Analysis analyse(const Matrix<double>& a, const Matrix<double>& b) {
   an.rows.resize(m);
   an.cols.resize(n);
   an.beta = (53 - ceil_log2(k)) / 2;
+  if (k == 0) return an;  // every line empty (and no pointer into an empty matrix)
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < m; ++i) an.rows[i] = line_extent(&a.data[i * k], 1, k);
+  for (size_t i = 0; i < m; ++i) an.rows[i] = line_extent(a.data.data() + i * k, 1, k);
 #pragma omp parallel for schedule(static)
-  for (size_t j = 0; j < n; ++j) an.cols[j] = line_extent(&b.data[j], n, k);
+  for (size_t j = 0; j < n; ++j) an.cols[j] = line_extent(b.data.data() + j, n, k);
   for (const auto& e : an.rows) an.slices_a = std::max(an.slices_a, slices_needed(e, an.beta));
   for (const auto& e : an.cols) an.slices_b = std::max(an.slices_b, slices_needed(e, an.beta));
   return an;
@@ -261,7 +262,7 @@ void apply_specials(const Matrix<double>& a, const Matrix<double>& b, const Anal
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) {
       if (!an.rows[i].nonfinite && !an.cols[j].nonfinite) continue;
-      const SpecialResult s = dot_special(&a.data[i * k], 1, &b.data[j], n, k);
+      const SpecialResult s = dot_special(a.data.data() + i * k, 1, b.data.data() + j, n, k);
       if (s == SpecialResult::None) continue;
       const double v = s == SpecialResult::NaN            ? std::nan("")
                        : s == SpecialResult::PlusInfinity ? HUGE_VAL

@@ -94,9 +94,10 @@ ExactElement dot(const double* a, size_t a_stride, const double* b, size_t b_str
 
 Matrix<ExactElement> gemm(const Matrix<double>& a, const Matrix<double>& b) {
   Matrix<ExactElement> c(a.rows, b.cols);
+  if (a.cols == 0) return c;  // empty sums: exact zeros
   for (size_t i = 0; i < a.rows; ++i)
     for (size_t j = 0; j < b.cols; ++j)
-      c(i, j) = dot(&a.data[i * a.cols], 1, &b.data[j], b.cols, a.cols);
+      c(i, j) = dot(a.data.data() + i * a.cols, 1, b.data.data() + j, b.cols, a.cols);
   return c;
 }
 
