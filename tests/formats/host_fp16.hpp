@@ -1,6 +1,6 @@
 // The host CPU's own FP16 conversions (F16C: vcvtph2ps / vcvtps2ph, IEEE nearest-even), an
 // oracle independent of ozref's encoder. Every x86-64 CPU since 2013 has F16C; without it the
-// tests that use it fail (they do not skip).
+// tests that use it fail rather than pass on nothing.
 #pragma once
 #include <cpuid.h>
 #include <immintrin.h>
