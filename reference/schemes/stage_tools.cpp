@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 
+#include "common/error.hpp"
 #include "exact/exact_gemm.hpp"
 #include "exact/rational_oracle.hpp"
 #include "formats/encode.hpp"
@@ -11,6 +12,13 @@ namespace ozref::schemes {
 
 std::string index3(size_t t, size_t i, size_t j) {
   return "[" + std::to_string(t) + "][" + std::to_string(i) + "][" + std::to_string(j) + "]";
+}
+
+void require_finite(const Matrix<double>& m, const char* scheme, const char* name) {
+  for (size_t i = 0; i < m.size(); ++i)
+    if (!std::isfinite(m.data[i]))
+      throw InputError(std::string(scheme) + ": " + name + "[" + std::to_string(i / m.cols) + "," +
+                       std::to_string(i % m.cols) + "] is not finite; the scheme needs finite inputs");
 }
 
 mpz_class mpz_from_int128(__int128 v) {

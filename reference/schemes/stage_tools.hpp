@@ -41,6 +41,9 @@ NpyArray stage_array(DType t, std::vector<size_t> shape, const std::vector<T>& v
 
 mpz_class mpz_from_int128(__int128 v);
 
+// InputError "<scheme>: <name>[i,j] is not finite; ..." for the first NaN or infinity.
+void require_finite(const Matrix<double>& m, const char* scheme, const char* name);
+
 // "[t][i][j]" for violation messages.
 std::string index3(size_t t, size_t i, size_t j);
 

@@ -17,11 +17,8 @@ void check_inputs(const Matrix<double>& a, const Matrix<double>& b, const Ozaki1
                                          " but B is " + std::to_string(b.rows) + "x" + std::to_string(b.cols));
   if (o.slices < 1 || o.slices > 9) throw InputError("ozaki1-int8: --slices must be 1..9, got " + std::to_string(o.slices));
   if (ceil_log2(a.cols) > 29) throw InputError("ozaki1-int8: K = " + std::to_string(a.cols) + " leaves no slice width (K < 2^29)");
-  for (const auto* m : {&a, &b})
-    for (size_t i = 0; i < m->size(); ++i)
-      if (!std::isfinite(m->data[i]))
-        throw InputError(std::string("ozaki1-int8: ") + (m == &a ? "A" : "B") + "[" + std::to_string(i / m->cols) + "," +
-                         std::to_string(i % m->cols) + "] is not finite; the scheme needs finite inputs");
+  require_finite(a, "ozaki1-int8", "A");
+  require_finite(b, "ozaki1-int8", "B");
 }
 
 // Row (or column) shift so that |x 2^s| < 2^w for every x of the line: s = w - 1 - ilogb(max|x|).

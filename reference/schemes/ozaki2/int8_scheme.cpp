@@ -21,11 +21,8 @@ void check_inputs(const Matrix<double>& a, const Matrix<double>& b, const Ozaki2
   if (a.cols > 131071)
     throw InputError("ozaki2-int8: K = " + std::to_string(a.cols) +
                      " exceeds the INT32 bound of one INT8 GEMM per modulus (K * 128^2 < 2^31, K <= 131071)");
-  for (const auto* m : {&a, &b})
-    for (size_t i = 0; i < m->size(); ++i)
-      if (!std::isfinite(m->data[i]))
-        throw InputError(std::string("ozaki2-int8: ") + (m == &a ? "A" : "B") + "[" + std::to_string(i / m->cols) + "," +
-                         std::to_string(i % m->cols) + "] is not finite; the scheme needs finite inputs");
+  require_finite(a, "ozaki2-int8", "A");
+  require_finite(b, "ozaki2-int8", "B");
 }
 
 }  // namespace
