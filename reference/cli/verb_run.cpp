@@ -1,5 +1,6 @@
 // ozref run: a scheme on the CPU emulator, every stage verified against exact arithmetic, the
 // result checked against the exact product; optionally the trace of every stage (--dump).
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -9,18 +10,31 @@
 #include "common/distributions.hpp"
 #include "common/error.hpp"
 #include "io/npy.hpp"
+#include "schemes/int8_on_fp4.hpp"
 #include "schemes/ozaki1/int8_scheme.hpp"
-#include "schemes/ozaki2/int8_scheme.hpp"
+#include "schemes/ozaki2/scheme.hpp"
 
 namespace ozref::cli {
 namespace {
 constexpr double kFullVerifyLimit = 33554432.0;  // m * n * k up to 2^25: full verification by default
+
+const std::vector<std::string>& scheme_names() {
+  static const std::vector<std::string> names = {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4", "ozaki1-int8", "int8-on-fp4"};
+  return names;
 }
 
+schemes::Ozaki2Variant ozaki2_variant(const std::string& scheme) {
+  if (scheme == "ozaki2-fp8") return schemes::Ozaki2Variant::Fp8;
+  if (scheme == "ozaki2-fp4") return schemes::Ozaki2Variant::Fp4;
+  return schemes::Ozaki2Variant::Int8;
+}
+}  // namespace
+
 int run_run(const RunArgs& args, std::ostream& out) {
-  if (args.scheme != "ozaki2-int8" && args.scheme != "ozaki1-int8")
-    throw InputError("scheme '" + args.scheme +
-                     "' is not implemented yet (implemented: ozaki2-int8, ozaki1-int8; the others are issue 4's remaining work)");
+  const auto& known = scheme_names();
+  if (std::find(known.begin(), known.end(), args.scheme) == known.end())
+    throw InputError("scheme '" + args.scheme + "' is not implemented (implemented: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, " +
+                     "ozaki1-int8, int8-on-fp4; rare, ozaki1-fp4 and --complex are not yet)");
   Matrix<double> a, b;
   std::string source;
   if (!args.a.empty() || !args.b.empty()) {
@@ -40,13 +54,15 @@ int run_run(const RunArgs& args, std::ostream& out) {
   const schemes::Verify verify = args.verify.empty() ? (volume <= kFullVerifyLimit ? schemes::Verify::Full : schemes::Verify::Cheap)
                                                      : schemes::parse_verify(args.verify);
   const char* verify_names[] = {"none", "cheap", "full"};
-  const bool ozaki2 = args.scheme == "ozaki2-int8";
+  const bool ozaki2 = args.scheme.rfind("ozaki2-", 0) == 0, ozaki1 = args.scheme == "ozaki1-int8";
   nlohmann::json options = {{"arch", args.arch}, {"verify", verify_names[static_cast<int>(verify)]}};
+  if (!args.op.empty()) options["op"] = args.op;
   if (ozaki2) {
-    options["moduli"] = args.moduli;
+    const auto variant = ozaki2_variant(args.scheme);
+    options["moduli"] = args.moduli ? args.moduli : schemes::ozaki2_family(variant).default_count;
     options["mode"] = args.mode;
     options["crt"] = args.crt;
-  } else {
+  } else if (ozaki1) {
     options["slices"] = args.slices;
     options["accumulate"] = args.accumulate;
   }
@@ -57,15 +73,18 @@ int run_run(const RunArgs& args, std::ostream& out) {
                                                                    {"m", a.rows}, {"n", b.cols}, {"k", a.cols}});
   schemes::SchemeResult r;
   if (ozaki2) {
-    schemes::Ozaki2Int8Options o;
+    schemes::Ozaki2Options o;
+    o.variant = ozaki2_variant(args.scheme);
     o.moduli = args.moduli;
     o.arch = args.arch;
+    o.op = args.op;
     o.mode = schemes::parse_scaling(args.mode);
     o.crt = schemes::parse_crt(args.crt);
     o.verify = verify;
     o.threads = args.threads;
-    r = schemes::run_ozaki2_int8(a, b, o, trace.get());
-  } else {
+    r = schemes::run_ozaki2(a, b, o, trace.get());
+  } else if (ozaki1) {
+    if (!args.op.empty()) throw InputError("ozaki1-int8 takes no --op (it always issues the INT8 mma.sync)");
     schemes::Ozaki1Int8Options o;
     o.slices = args.slices;
     o.arch = args.arch;
@@ -73,6 +92,13 @@ int run_run(const RunArgs& args, std::ostream& out) {
     o.verify = verify;
     o.threads = args.threads;
     r = schemes::run_ozaki1_int8(a, b, o, trace.get());
+  } else {
+    schemes::Int8OnFp4Options o;
+    o.arch = args.arch;
+    o.op = args.op;
+    o.verify = verify;
+    o.threads = args.threads;
+    r = schemes::run_int8_on_fp4(a, b, o, trace.get());
   }
   if (trace) trace->finish();
   if (!args.out.empty()) write_npy(args.out, npy_from_matrix(r.c));
@@ -81,7 +107,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
   for (const auto& s : r.stages) {
     all_verified = all_verified && (!s.checked || s.verified());
     stages.push_back({{"name", s.name}, {"checked", s.checked}, {"verified", s.verified()}, {"violations", s.violations},
-                      {"first_violation", s.first_violation}, {"seconds", s.seconds}});
+                      {"first_violation", s.first_violation}, {"notes", s.notes}, {"seconds", s.seconds}});
   }
   if (args.json) {
     nlohmann::json j = {{"scheme", args.scheme}, {"arch", args.arch}, {"m", a.rows}, {"n", b.cols}, {"k", a.cols},
@@ -99,6 +125,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
                     !s.checked ? "-" : s.verified() ? "yes" : "NO", s.violations, s.seconds);
       out << line;
       if (s.violations) out << "      first: " << s.first_violation << "\n";
+      for (const std::string& note : s.notes) out << "      " << note << "\n";
     }
     out << "\n  low-precision GEMMs: " << r.low_precision_gemms << "\n  exact (all stages verified, bound held): "
         << (r.exact ? "yes" : "NO") << "\n  total: " << r.seconds << " s\n\n";
@@ -110,11 +137,12 @@ int run_run(const RunArgs& args, std::ostream& out) {
 void add_run(CLI::App& app, Action& action) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* verb = app.add_subcommand("run", "run an emulation scheme on the CPU emulator, verifying every stage");
-  verb->add_option("--scheme", args->scheme, "scheme (implemented: ozaki2-int8, ozaki1-int8)")->capture_default_str();
-  verb->add_option("--moduli", args->moduli, "ozaki2-int8: number of moduli, 2..20")->capture_default_str();
+  verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, int8-on-fp4")->capture_default_str();
+  verb->add_option("--moduli", args->moduli, "ozaki2-*: number of moduli (int8 2..20, default 16; fp8 2..20, default 14; fp4 2..19, default 19)");
   verb->add_option("--slices", args->slices, "ozaki1-int8: number of slices p, 1..9")->capture_default_str();
   verb->add_option("--accumulate", args->accumulate, "ozaki1-int8: exact or fp64 (as ozIMMU)")->capture_default_str();
   verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();
+  verb->add_option("--op", args->op, "the low-precision instruction (PTX op string; default: the architecture's first choice)");
   verb->add_option("--m", args->m, "rows of A")->capture_default_str();
   verb->add_option("--n", args->n, "columns of B")->capture_default_str();
   verb->add_option("--k", args->k, "inner dimension")->capture_default_str();
@@ -122,7 +150,7 @@ void add_run(CLI::App& app, Action& action) {
   verb->add_option("--b", args->b, "B from a .npy file");
   verb->add_option("--dist", args->dist, "randn, uniform, phi:X, integers:R")->capture_default_str();
   verb->add_option("--seed", args->seed, "PRNG seed of the generated data")->capture_default_str();
-  verb->add_option("--mode", args->mode, "scaling: fast (Cauchy-Schwarz) or accurate (extra INT8 GEMM)")->capture_default_str();
+  verb->add_option("--mode", args->mode, "ozaki2-*: scaling: fast (Cauchy-Schwarz) or accurate (one extra low-precision GEMM)")->capture_default_str();
   verb->add_option("--crt", args->crt, "reconstruction: exact, garner, dd")->capture_default_str();
   verb->add_option("--verify", args->verify, "none, cheap, full (default: full up to m*n*k = 2^25, else cheap)");
   verb->add_option("--dump", args->dump, "write the trace of every stage into this folder");

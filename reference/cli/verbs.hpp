@@ -85,10 +85,11 @@ namespace ozref::cli {
 
 struct RunArgs {
   std::string scheme = "ozaki2-int8";
-  size_t moduli = 16;  // ozaki2-int8
+  size_t moduli = 0;   // ozaki2-*: 0 is the variant's default
   size_t slices = 4;   // ozaki1-int8
   std::string accumulate = "exact";
   std::string arch = "ideal";
+  std::string op;      // low-precision instruction; empty: the architecture's first choice
   size_t m = 128, n = 128, k = 1024;
   std::string a, b;  // .npy inputs instead of generated ones
   std::string dist = "phi:1";

@@ -18,10 +18,14 @@ struct StageReport {
   bool checked = false;
   size_t violations = 0;
   std::string first_violation;
+  std::vector<std::string> notes;  // per-part summaries, e.g. "modulus 443 GEMM 2: 17 of 64 elements not exact"
   double seconds = 0;
   bool verified() const { return checked && violations == 0; }
   void violate(const std::string& what) {
     if (violations++ == 0) first_violation = what;
+  }
+  void note(const std::string& what) {
+    if (notes.size() < 20) notes.push_back(what);
   }
 };
 

@@ -17,7 +17,7 @@ namespace ozref::schemes {
 class StageClock {
  public:
   StageClock(SchemeResult& r, const char* name, bool checked) : r_(r), t0_(std::chrono::steady_clock::now()) {
-    r_.stages.push_back({name, checked, 0, "", 0});
+    r_.stages.push_back({name, checked, 0, "", {}, 0});
   }
   ~StageClock() {
     r_.stages.back().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();

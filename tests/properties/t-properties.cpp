@@ -16,7 +16,7 @@
 #include "schemes/common/crt.hpp"
 #include "schemes/common/moduli.hpp"
 #include "schemes/common/residue.hpp"
-#include "schemes/ozaki2/int8_scheme.hpp"
+#include "schemes/ozaki2/scheme.hpp"
 
 using namespace ozref;
 
@@ -134,12 +134,12 @@ TEST_CASE("property: ozaki2-int8 is exact on small integer inputs", "[properties
     Matrix<double> a(m, k), b(k, n);
     a.data = *rc::gen::container<std::vector<double>>(m * k, gen_int);
     b.data = *rc::gen::container<std::vector<double>>(k * n, gen_int);
-    schemes::Ozaki2Int8Options o;
+    schemes::Ozaki2Options o;
     o.moduli = 12;  // 87 bits: K * 2^32 stays far below P/4
     o.verify = schemes::Verify::Full;
     o.mode = *rc::gen::element(schemes::ScalingMode::Fast, schemes::ScalingMode::Accurate);
     RC_CLASSIFY(o.mode == schemes::ScalingMode::Fast, "fast scaling");
-    const schemes::SchemeResult r = schemes::run_ozaki2_int8(a, b, o, nullptr);
+    const schemes::SchemeResult r = schemes::run_ozaki2(a, b, o, nullptr);
     RC_ASSERT(r.exact);
     RC_ASSERT(r.accuracy.bit_identical == r.accuracy.elements);
   }, true);

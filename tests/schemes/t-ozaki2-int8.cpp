@@ -8,7 +8,7 @@
 #include "cli/verbs.hpp"
 #include "common/distributions.hpp"
 #include "common/error.hpp"
-#include "schemes/ozaki2/int8_scheme.hpp"
+#include "schemes/ozaki2/scheme.hpp"
 #include "support.hpp"
 
 using namespace ozref;
@@ -22,12 +22,12 @@ TEST_CASE("ozaki2-int8: integer inputs within the bound are reproduced bit for b
       for (ScalingMode mode : {ScalingMode::Fast, ScalingMode::Accurate}) {
         const Distribution d{Distribution::Integers, 1000};
         const Matrix<double> a = random_matrix(9, 70, d, rng), b = random_matrix(70, 11, d, rng);
-        Ozaki2Int8Options o;
+        Ozaki2Options o;
         o.moduli = 14;  // 110 bits: K * 1000^2 < 2^30, far below P/2, so truncation loses nothing
         o.arch = arch;
         o.crt = crt;
         o.mode = mode;
-        const SchemeResult r = run_ozaki2_int8(a, b, o, nullptr);
+        const SchemeResult r = run_ozaki2(a, b, o, nullptr);
         INFO(arch << " crt " << to_string(crt) << (mode == ScalingMode::Fast ? " fast" : " accurate"));
         for (const auto& s : r.stages) {
           INFO(s.name << ": " << s.first_violation);
@@ -52,9 +52,9 @@ TEST_CASE("ozaki2-int8: scaling rows of A and columns of B by powers of two scal
   for (size_t k = 0; k < 40; ++k)
     for (size_t j = 0; j < 5; ++j) b2(k, j) = std::ldexp(b(k, j), col_exp[j]);
   for (ScalingMode mode : {ScalingMode::Fast, ScalingMode::Accurate}) {
-    Ozaki2Int8Options o;
+    Ozaki2Options o;
     o.mode = mode;
-    const SchemeResult r1 = run_ozaki2_int8(a, b, o, nullptr), r2 = run_ozaki2_int8(a2, b2, o, nullptr);
+    const SchemeResult r1 = run_ozaki2(a, b, o, nullptr), r2 = run_ozaki2(a2, b2, o, nullptr);
     for (size_t i = 0; i < 7; ++i)
       for (size_t j = 0; j < 5; ++j) {
         INFO((mode == ScalingMode::Fast ? "fast" : "accurate") << " C[" << i << "," << j << "]");
@@ -67,11 +67,11 @@ TEST_CASE("ozaki2-int8: results do not depend on the thread count", "[schemes]")
   Rng rng(test::seed() + 2);
   const Distribution d{Distribution::Phi, 1.0};
   const Matrix<double> a = random_matrix(33, 100, d, rng), b = random_matrix(100, 17, d, rng);
-  Ozaki2Int8Options o1, o2;
+  Ozaki2Options o1, o2;
   o1.threads = 1;
   o2.threads = 2;
   o1.arch = o2.arch = "sm_90";
-  const SchemeResult r1 = run_ozaki2_int8(a, b, o1, nullptr), r2 = run_ozaki2_int8(a, b, o2, nullptr);
+  const SchemeResult r1 = run_ozaki2(a, b, o1, nullptr), r2 = run_ozaki2(a, b, o2, nullptr);
   REQUIRE(r1.c.data.size() == 33 * 17);
   for (size_t i = 0; i < r1.c.size(); ++i) REQUIRE(std::bit_cast<uint64_t>(r1.c.data[i]) == std::bit_cast<uint64_t>(r2.c.data[i]));
 }
@@ -79,13 +79,13 @@ TEST_CASE("ozaki2-int8: results do not depend on the thread count", "[schemes]")
 TEST_CASE("ozaki2-int8: bad input is refused with a clear error", "[schemes]") {
   Matrix<double> a(2, 3, 1.0), b(3, 2, 1.0);
   a(1, 2) = std::nan("");
-  CHECK_THROWS_WITH(run_ozaki2_int8(a, b, {}, nullptr), Catch::Contains("A[1,2] is not finite"));
+  CHECK_THROWS_WITH(run_ozaki2(a, b, {}, nullptr), Catch::Contains("A[1,2] is not finite"));
   a(1, 2) = 1.0;
-  Ozaki2Int8Options o;
+  Ozaki2Options o;
   o.moduli = 21;
-  CHECK_THROWS_WITH(run_ozaki2_int8(a, b, o, nullptr), Catch::Contains("--moduli must be 2..20"));
-  CHECK_THROWS_WITH(run_ozaki2_int8(Matrix<double>(1, 131072, 1.0), Matrix<double>(131072, 1, 1.0), {}, nullptr),
-                    Catch::Contains("K <= 131071"));
+  CHECK_THROWS_WITH(run_ozaki2(a, b, o, nullptr), Catch::Contains("--moduli must be 2..20"));
+  CHECK_THROWS_WITH(run_ozaki2(Matrix<double>(1, 131072, 1.0), Matrix<double>(131072, 1, 1.0), {}, nullptr),
+                    Catch::Contains("exceeds the bound 131071"));
 }
 
 TEST_CASE("ozaki2-int8: traces are written, identical runs diff clean, a changed run diverges at the right stage", "[schemes]") {

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "common/error.hpp"
-#include "mma/gemm.hpp"
 
 namespace ozref::schemes {
 namespace {
@@ -31,41 +30,53 @@ Scaling fast(const Matrix<double>& a, const Matrix<double>& b, long double L) {
   return s;
 }
 
-Scaling accurate(const Matrix<double>& a, const Matrix<double>& b, long double L, const mma::InstructionSpec& spec,
-                 int threads) {
-  const size_t m = a.rows, k = a.cols, n = b.cols, kp = (k + 31) / 32 * 32;
+// The largest operand of the bound GEMM: 2^bits, with |x| 2^u < 2^bits before rounding up.
+int bound_bits(LowpFormat f) { return f == LowpFormat::Int8 ? 6 : f == LowpFormat::E4M3 ? 4 : 3; }
+
+Scaling accurate(const Matrix<double>& a, const Matrix<double>& b, long double L, const LowpGemm& g, int threads) {
+  const size_t m = a.rows, k = a.cols, n = b.cols;
+  const int bits = bound_bits(g.format());
+  Scaling s;
+  s.row_shift.assign(m, 0);
+  s.col_shift.assign(n, 0);
+  s.extra_gemms = 1;
+  s.bound_a.assign(m * k, 0);
+  s.bound_b.assign(k * n, 0);
+  // ceil(|x| 2^u), then up to the next integer the format holds (E2M1: 5 -> 6, 7 -> 8).
+  auto up = [&](double x, int u) {
+    int v = static_cast<int>(std::ceil(std::ldexp(std::fabs(x), u)));
+    while (!g.representable(v)) ++v;
+    return static_cast<int8_t>(v);
+  };
   std::vector<int> u(m, 0), v(n, 0);
-  std::vector<uint8_t> abs_a(m * kp, 0), abs_b(n * kp, 0);
   for (size_t i = 0; i < m; ++i) {
     double mx = 0;
     for (size_t kk = 0; kk < k; ++kk) mx = std::max(mx, std::fabs(a(i, kk)));
     if (mx == 0) continue;
-    u[i] = 5 - std::ilogb(mx);  // |a| 2^u < 64
-    for (size_t kk = 0; kk < k; ++kk) abs_a[i * kp + kk] = uint8_t(std::ceil(std::ldexp(std::fabs(a(i, kk)), u[i])));
+    u[i] = bits - 1 - std::ilogb(mx);
+    for (size_t kk = 0; kk < k; ++kk) s.bound_a[i * k + kk] = up(a(i, kk), u[i]);
   }
   for (size_t j = 0; j < n; ++j) {
     double mx = 0;
     for (size_t kk = 0; kk < k; ++kk) mx = std::max(mx, std::fabs(b(kk, j)));
     if (mx == 0) continue;
-    v[j] = 5 - std::ilogb(mx);
-    for (size_t kk = 0; kk < k; ++kk) abs_b[j * kp + kk] = uint8_t(std::ceil(std::ldexp(std::fabs(b(kk, j)), v[j])));
+    v[j] = bits - 1 - std::ilogb(mx);
+    for (size_t kk = 0; kk < k; ++kk) s.bound_b[kk * n + j] = up(b(kk, j), v[j]);
   }
-  // C_hi >= sum |a| 2^u |b| 2^v, exactly (the INT8 GEMM is exact: K * 64^2 < 2^31).
-  const std::vector<uint32_t> c_hi = mma::gemm(spec, {m, n, kp, abs_a, abs_b, {}, {}, {}}, {.threads = threads});
-  Scaling s;
-  s.row_shift.assign(m, 0);
-  s.col_shift.assign(n, 0);
-  s.extra_gemms = 1;
-  for (size_t i = 0; i < m; ++i) {
-    uint32_t mx = 0;
-    for (size_t j = 0; j < n; ++j) mx = std::max(mx, c_hi[i * n + j]);
-    if (mx) s.row_shift[i] = u[i] + half_shift(L, mx);
-  }
-  for (size_t j = 0; j < n; ++j) {
-    uint32_t mx = 0;
-    for (size_t i = 0; i < m; ++i) mx = std::max(mx, c_hi[i * n + j]);
-    if (mx) s.col_shift[j] = v[j] + half_shift(L, mx);
-  }
+  // C_hi >= sum |a| 2^u |b| 2^v when the GEMM is exact (the scale stage checks that it is).
+  s.bound_c = g.run(m, n, k, s.bound_a.data(), s.bound_b.data(), threads);
+  std::vector<double> row_max(m, 0), col_max(n, 0);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      double c = g.output_value(s.bound_c[i * n + j]);
+      if (!(c <= 0x1p127)) c = 0x1p127;  // NaN or infinity (an accumulator fault the stage reports)
+      row_max[i] = std::max(row_max[i], c);
+      col_max[j] = std::max(col_max[j], c);
+    }
+  for (size_t i = 0; i < m; ++i)
+    if (row_max[i] > 0) s.row_shift[i] = u[i] + half_shift(L, row_max[i]);
+  for (size_t j = 0; j < n; ++j)
+    if (col_max[j] > 0) s.col_shift[j] = v[j] + half_shift(L, col_max[j]);
   return s;
 }
 
@@ -78,8 +89,8 @@ ScalingMode parse_scaling(const std::string& name) {
 }
 
 Scaling choose_scaling(const Matrix<double>& a, const Matrix<double>& b, double log2_bound, ScalingMode mode,
-                       const mma::InstructionSpec& int8_gemm, int threads) {
-  return mode == ScalingMode::Fast ? fast(a, b, log2_bound) : accurate(a, b, log2_bound, int8_gemm, threads);
+                       const LowpGemm& bound_gemm, int threads) {
+  return mode == ScalingMode::Fast ? fast(a, b, log2_bound) : accurate(a, b, log2_bound, bound_gemm, threads);
 }
 
 }  // namespace ozref::schemes

@@ -2,8 +2,11 @@
 // integers A' = trunc(A * 2^s), B' = trunc(2^t * B) satisfy sum_k |A'_ik| |B'_kj| <= 2^L with
 // L = log2(P) - 2, below P/2 (the CRT range).
 //   fast:     Cauchy-Schwarz: 2^s_i ||a_i|| <= 2^(L/2), 2^t_j ||b_j|| <= 2^(L/2).
-//   accurate: a bound from an extra INT8 GEMM of |A| and |B| scaled to at most 64, C_hi = |A|'|B|'
-//             (through the MMA model), then s_i, t_j from C_hi's row and column maxima.
+//   accurate: a bound from one extra low-precision GEMM of |A| and |B| scaled and rounded up to
+//             integers the scheme's format holds (INT8: at most 64; E4M3: 16; E2M1: 8, rounded up
+//             into S), C_hi = |A|'|B|' through the MMA model, then s_i, t_j from C_hi's row and
+//             column maxima. The GEMM is exact wherever the scheme's own GEMMs are (its
+//             operands are no larger); the scale stage checks it.
 // Both are invariant under power-of-two scaling of rows and columns (unlike GEMMul8's fast mode).
 #pragma once
 #include <cstdint>
@@ -11,7 +14,7 @@
 #include <vector>
 
 #include "common/matrix.hpp"
-#include "mma/instruction.hpp"
+#include "schemes/common/lowp_gemm.hpp"
 
 namespace ozref::schemes {
 
@@ -20,10 +23,13 @@ ScalingMode parse_scaling(const std::string& name);
 
 struct Scaling {
   std::vector<int> row_shift, col_shift;  // s_i, t_j
-  size_t extra_gemms = 0;                 // the accurate mode's INT8 GEMM
+  size_t extra_gemms = 0;                 // the accurate mode's bound GEMM
+  // accurate mode: the bound GEMM's operands (m x k, k x n) and raw outputs, for the stage check
+  std::vector<int8_t> bound_a, bound_b;
+  std::vector<uint32_t> bound_c;
 };
 
 Scaling choose_scaling(const Matrix<double>& a, const Matrix<double>& b, double log2_bound, ScalingMode mode,
-                       const mma::InstructionSpec& int8_gemm, int threads);
+                       const LowpGemm& bound_gemm, int threads);
 
 }  // namespace ozref::schemes

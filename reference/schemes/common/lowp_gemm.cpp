@@ -1,0 +1,166 @@
+#include "schemes/common/lowp_gemm.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "common/error.hpp"
+#include "formats/decode.hpp"
+#include "mma/gemm.hpp"
+#include "schemes/stage_tools.hpp"
+
+namespace ozref::schemes {
+namespace {
+
+std::string hex32(uint32_t bits) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", bits);
+  return text;
+}
+
+FormatId element_format(LowpFormat f) { return f == LowpFormat::E2M1 ? FormatId::E2M1 : FormatId::E4M3; }
+
+std::vector<std::string> preferred_ops(LowpFormat f) {
+  switch (f) {
+    case LowpFormat::Int8:
+      return {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "tcgen05.mma.cta_group::1.kind::i8"};
+    case LowpFormat::E4M3:
+      return {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+              "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32",
+              "tcgen05.mma.cta_group::1.kind::f8f6f4.e4m3.e4m3", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3"};
+    case LowpFormat::E2M1:
+      return {"mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32",
+              "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1"};
+  }
+  return {};
+}
+
+bool takes(const mma::InstructionSpec& s, LowpFormat f) {
+  if (f == LowpFormat::Int8) return s.kind == mma::Kind::Integer && s.a_signed && s.b_signed && !s.saturate;
+  return s.kind == mma::Kind::Float && s.a_format == element_format(f) && s.b_format == element_format(f) &&
+         (s.packing == mma::Packing::Byte || s.packing == mma::Packing::PaddedFp4);
+}
+
+}  // namespace
+
+std::string to_string(LowpFormat f) {
+  switch (f) {
+    case LowpFormat::Int8: return "int8";
+    case LowpFormat::E4M3: return "e4m3";
+    case LowpFormat::E2M1: return "e2m1";
+  }
+  return "?";
+}
+
+const mma::InstructionSpec& scheme_instruction(const std::string& arch_name, LowpFormat format, const std::string& op,
+                                               const std::string& scheme) {
+  const mma::ArchSpec& a = mma::arch(arch_name);
+  if (!op.empty()) {
+    const mma::InstructionSpec& s = mma::instruction(a, op);
+    if (!takes(s, format))
+      throw InputError(scheme + ": --op " + op + " does not multiply " + to_string(format) + " operands");
+    return s;
+  }
+  std::string tried;
+  for (const std::string& name : preferred_ops(format)) {
+    for (const mma::InstructionSpec& s : a.instructions)
+      if (s.op == name) return s;
+    tried += (tried.empty() ? "" : ", ") + name;
+  }
+  throw InputError(scheme + ": architecture " + arch_name + " models no " + to_string(format) +
+                   " instruction the scheme can use (looked for: " + tried + ")");
+}
+
+LowpGemm::LowpGemm(const mma::InstructionSpec& spec, LowpFormat format) : spec_(spec), format_(format) {
+  if (!takes(spec, format)) throw std::logic_error("LowpGemm: " + spec.op + " does not take " + to_string(format));
+  if (format == LowpFormat::Int8) {
+    for (int v = -128; v <= 127; ++v) {
+      code_[static_cast<size_t>(v + 128)] = static_cast<uint8_t>(v);
+      valid_[static_cast<size_t>(v + 128)] = true;
+    }
+    return;
+  }
+  // Every encoding's value; an integer v (E2M1: v / 2) it equals exactly gets that encoding
+  // (positive zero for 0).
+  const FormatSpec& f = format_spec(element_format(format));
+  const int unit = format == LowpFormat::E2M1 ? 1 : 0;
+  for (uint32_t bits = (1u << f.bits) - 1;; --bits) {
+    const ExactValue x = decode(f, bits);
+    const int e = x.exponent + unit;
+    if (x.is_finite() && !(x.negative && x.significand == 0) && e > -64 && e < 8 &&
+        (e >= 0 || (x.significand & ((uint64_t{1} << -e) - 1)) == 0)) {
+      const int64_t mag = static_cast<int64_t>(e >= 0 ? x.significand << e : x.significand >> -e);
+      const int64_t v = x.negative ? -mag : mag;
+      if (v >= -128 && v <= 127) {
+        code_[static_cast<size_t>(v + 128)] = static_cast<uint8_t>(spec.packing == mma::Packing::PaddedFp4 ? bits << 2 : bits);
+        valid_[static_cast<size_t>(v + 128)] = true;
+      }
+    }
+    if (bits == 0) break;
+  }
+}
+
+std::vector<uint32_t> LowpGemm::run(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b, int threads) const {
+  const size_t step = static_cast<size_t>(spec_.k), kp = (k + step - 1) / step * step;
+  const uint8_t zero = code_[128];
+  std::vector<uint8_t> ga(m * kp, zero), gb(n * kp, zero);
+  auto encode = [&](int8_t v) {
+    if (!representable(v)) throw std::logic_error("LowpGemm: " + std::to_string(v) + " has no exact " + to_string(format_) + " encoding");
+    return code_[static_cast<size_t>(v + 128)];
+  };
+  for (size_t i = 0; i < m; ++i)
+    for (size_t kk = 0; kk < k; ++kk) ga[i * kp + kk] = encode(a[i * k + kk]);
+  for (size_t kk = 0; kk < k; ++kk)
+    for (size_t j = 0; j < n; ++j) gb[j * kp + kk] = encode(b[kk * n + j]);
+  return mma::gemm(spec_, {m, n, kp, ga, gb, {}, {}, {}}, {.threads = threads});
+}
+
+int64_t LowpGemm::integer_output(uint32_t bits) const {
+  if (format_ == LowpFormat::Int8) return static_cast<int32_t>(bits);
+  const ExactValue x = decode(format_spec(FormatId::FP32), bits);
+  if (!x.is_finite()) return kNotInteger;
+  const int e = x.exponent + (format_ == LowpFormat::E2M1 ? 2 : 0);
+  uint64_t mag = x.significand;
+  if (e < 0) {
+    if (e <= -64 || (mag & ((uint64_t{1} << -e) - 1)) != 0) return mag == 0 ? 0 : kNotInteger;
+    mag >>= -e;
+  } else {
+    if (e > 30) return kNotInteger;  // beyond any exact FP32 sum (< 2^24 units)
+    mag <<= e;
+  }
+  return x.negative ? -static_cast<int64_t>(mag) : static_cast<int64_t>(mag);
+}
+
+double LowpGemm::output_value(uint32_t bits) const {
+  if (format_ == LowpFormat::Int8) return static_cast<int32_t>(bits);
+  const ExactValue x = decode(format_spec(FormatId::FP32), bits);
+  if (x.cls == FloatClass::NaN) return std::nan("");
+  if (x.cls == FloatClass::Infinity) return x.negative ? -HUGE_VAL : HUGE_VAL;
+  const double mag = std::ldexp(static_cast<double>(x.significand), x.exponent + (format_ == LowpFormat::E2M1 ? 2 : 0));
+  return x.negative ? -mag : mag;
+}
+
+size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b,
+                       const std::vector<uint32_t>& c, const std::string& label, StageReport& report) {
+  size_t wrong = 0;
+  std::vector<int64_t> row(n);
+  for (size_t i = 0; i < m; ++i) {
+    std::fill(row.begin(), row.end(), 0);
+    for (size_t kk = 0; kk < k; ++kk) {
+      const int64_t x = a[i * k + kk];
+      if (x == 0) continue;
+      for (size_t j = 0; j < n; ++j) row[j] += x * b[kk * n + j];
+    }
+    for (size_t j = 0; j < n; ++j) {
+      const int64_t got = g.integer_output(c[i * n + j]);
+      if (got == row[j]) continue;
+      ++wrong;
+      report.violate(label + " C" + index3(0, i, j) + " = " +
+                     (got == kNotInteger ? "a non-integer (bits " + hex32(c[i * n + j]) + ")" : std::to_string(got)) +
+                     ", exact " + std::to_string(row[j]));
+    }
+  }
+  return wrong;
+}
+
+}  // namespace ozref::schemes

@@ -1,0 +1,63 @@
+// The low-precision GEMMs of a scheme: matrices of small integers (slices, residues, limbs) encoded
+// into the operand format of one instruction, multiplied through its MMA model the way a kernel
+// issues it (K padded with zeros to the instruction's K), and read back as integers.
+//   INT8  the integer itself;
+//   E4M3  the integer as an FP8 value (|v| <= 16 and the other integers E4M3 holds exactly);
+//   E2M1  half the integer as an FP4 value (the base-13 digits S = {0, +-1, +-2, +-3, +-4, +-6,
+//         +-8, +-12} are exactly twice the E2M1 values), so the FP32 output is sum / 4.
+// Whether the accumulator kept the sum exact is what the stages check: `integer_output` gives the
+// exact integer an output stands for, or kNotInteger when it is not one.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mma/instruction.hpp"
+#include "schemes/stage_report.hpp"
+
+namespace ozref::schemes {
+
+enum class LowpFormat { Int8, E4M3, E2M1 };
+std::string to_string(LowpFormat f);
+
+// The instruction a scheme issues on an architecture: `op` when not empty (it must be modelled
+// there and take the format), else the first one the architecture models from the preference
+// list (INT8: mma.sync s8, tcgen05 kind::i8; E4M3: mma.sync e4m3, mma.sync kind::f8f6f4, tcgen05
+// kind::f8f6f4, wgmma; E2M1: mma.sync kind::f8f6f4, tcgen05 kind::f8f6f4). InputError naming the
+// scheme, the architecture and what it would accept otherwise.
+const mma::InstructionSpec& scheme_instruction(const std::string& arch, LowpFormat format, const std::string& op,
+                                               const std::string& scheme);
+
+inline constexpr int64_t kNotInteger = INT64_MIN;
+
+class LowpGemm {
+ public:
+  LowpGemm(const mma::InstructionSpec& spec, LowpFormat format);
+  const mma::InstructionSpec& spec() const { return spec_; }
+  LowpFormat format() const { return format_; }
+  // Whether integer v has an exact encoding (v in [-128, 127]).
+  bool representable(int v) const { return v >= -128 && v <= 127 && valid_[static_cast<size_t>(v + 128)]; }
+  // The raw outputs (INT32 or FP32 bit patterns, m x n row-major) of A (m x k) times B (k x n),
+  // both row-major small integers; std::logic_error for an unrepresentable value (a scheme bug).
+  std::vector<uint32_t> run(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b, int threads) const;
+  // The integer sum an output stands for (E2M1: 4x the FP32 value); kNotInteger otherwise.
+  int64_t integer_output(uint32_t bits) const;
+  // The value of an output in the same units (4x the FP32 value for E2M1), exact in a double;
+  // NaN for NaN, +-infinity for infinity.
+  double output_value(uint32_t bits) const;
+
+ private:
+  const mma::InstructionSpec& spec_;
+  LowpFormat format_;
+  std::array<uint8_t, 256> code_{};
+  std::array<bool, 256> valid_{};
+};
+
+// The full check of one low-precision GEMM: each output equal to the exact integer product of its
+// operands. Every mismatch is a violation of `report`, the first named with `label`, the element,
+// the value the model gave and the exact one. Returns the number of wrong elements.
+size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b,
+                       const std::vector<uint32_t>& c, const std::string& label, StageReport& report);
+
+}  // namespace ozref::schemes

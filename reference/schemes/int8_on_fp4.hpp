@@ -1,0 +1,30 @@
+// int8-on-fp4: an INT8 x INT8 -> INT32 GEMM reproduced bit for bit by nine FP4 GEMMs, as named
+// stages:
+//   limbs    each INT8 value written in three base-13 digits of S (greedy; |x| <= 128 < X_3 = 732),
+//            each digit stored as the E2M1 value of half of it
+//   gemm     the nine FP4 GEMMs A_i B_j (i, j = 0..2, i outer) through the MMA model of --arch,
+//            FP32 accumulation
+//   combine  C = sum 13^(i+j) C_ij, wrapped to INT32 as the INT8 MMA wraps
+// Each stage verifies its contract with exact arithmetic (docs/schemes.md).
+#pragma once
+#include <string>
+
+#include "common/matrix.hpp"
+#include "schemes/stage_report.hpp"
+#include "trace/trace.hpp"
+
+namespace ozref::schemes {
+
+struct Int8OnFp4Options {
+  std::string arch = "ideal";
+  std::string op;  // the FP4 instruction; empty: the architecture's first choice
+  Verify verify = Verify::Full;
+  int threads = 0;
+};
+
+// A and B must hold INT8 values (integers in [-128, 127]); K at most 116509, where every FP4 GEMM
+// of digits stays exact under FP32 accumulation (exact_k.ozaki1_fp4.*). InputError otherwise.
+SchemeResult run_int8_on_fp4(const Matrix<double>& a, const Matrix<double>& b, const Int8OnFp4Options& options,
+                             TraceWriter* trace);
+
+}  // namespace ozref::schemes

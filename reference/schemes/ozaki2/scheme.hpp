@@ -1,0 +1,47 @@
+// Ozaki scheme II (ozaki2-int8, ozaki2-fp8, ozaki2-fp4) as named stages:
+//   scale      row and column power-of-two shifts (fast or accurate mode)
+//   truncate   A' = trunc(A 2^s), B' = trunc(2^t B): integers, held exactly in doubles
+//   residues   balanced residues of A' and B' modulo each modulus
+//   split      (fp8, fp4) each residue written as the limbs its modulus's GEMMs multiply
+//   gemm       the low-precision GEMMs of every modulus through the MMA model of --arch
+//   reduce     (int8) each INT32 output reduced to its balanced residue (the kernel's Barrett)
+//   recombine  (fp8, fp4) the weighted sum of a modulus's GEMM outputs, reduced mod m
+//   crt        the integer C' from its residues (exact, Garner, or GEMMul8's double-double)
+//   unscale    C = C' 2^-(s_i + t_j), rounded to FP64
+// How each variant splits and recombines: modular_product.hpp. Each stage verifies its contract
+// with exact arithmetic (docs/schemes.md lists the contracts and the trace's arrays).
+#pragma once
+#include <string>
+
+#include "common/matrix.hpp"
+#include "schemes/common/crt.hpp"
+#include "schemes/ozaki2/modular_product.hpp"
+#include "schemes/ozaki2/scaling.hpp"
+#include "schemes/stage_report.hpp"
+#include "trace/trace.hpp"
+
+namespace ozref::schemes {
+
+struct Ozaki2Options {
+  Ozaki2Variant variant = Ozaki2Variant::Int8;
+  size_t moduli = 0;     // the first N of the variant's list; 0: its default (int8 16, fp8 14, fp4 19)
+  std::string arch = "ideal";
+  std::string op;        // the low-precision instruction; empty: the architecture's first choice
+  ScalingMode mode = ScalingMode::Accurate;
+  CrtVariant crt = CrtVariant::Exact;
+  Verify verify = Verify::Full;
+  int threads = 0;
+};
+
+// The largest K each variant accepts: int8 131071 (K 128^2 < 2^31); fp8 65536 (limbs of at most
+// 16: K 16^2 <= 2^24 keeps an FP32 sum exact); fp4 116509 (digits of at most 12, products in
+// quarters: 144 K <= 2^24). `ozref prove` derives each (exact_k.*, int32.ozaki2_int8.k).
+size_t ozaki2_max_k(Ozaki2Variant v);
+
+// Runs the scheme on finite FP64 matrices; InputError for NaN or infinity, N outside 2..(list
+// size), K beyond the variant's bound, or an architecture without the variant's instruction.
+// `trace` may be null.
+SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const Ozaki2Options& options,
+                        TraceWriter* trace);
+
+}  // namespace ozref::schemes
