@@ -8,27 +8,16 @@
 #include <cmath>
 #include <set>
 
+#include "schemes/common/base13.hpp"
 #include "schemes/common/moduli.hpp"
 #include "theorem.hpp"
 
 namespace ozref::proofs {
 namespace {
 
-int64_t greedy_digit(int64_t x) {
-  const int64_t r = ((x % 13) + 13) % 13;
-  int64_t best = 0;
-  bool found = false;
-  for (int64_t d : schemes::fp4_digits())
-    if (((d % 13) + 13) % 13 == r && (!found || std::abs(d) < std::abs(best))) {
-      best = d;
-      found = true;
-    }
-  return best;
-}
-
 // Whether the greedy conversion writes x in p digits.
 bool greedy_fits(int64_t x, int p) {
-  for (int i = 0; i < p; ++i) x = (x - greedy_digit(x)) / 13;
+  for (int i = 0; i < p; ++i) x = (x - schemes::greedy_digit(x)) / 13;
   return x == 0;
 }
 
@@ -58,7 +47,7 @@ Result gapfree() {
     }
   }
   std::set<int64_t> digits;
-  for (int64_t x = -1000; x <= 1000; ++x) digits.insert(std::abs(greedy_digit(x)));
+  for (int64_t x = -1000; x <= 1000; ++x) digits.insert(std::abs(schemes::greedy_digit(x)));
   r.data = {{"X", xs}, {"X_published", published}, {"X_greedy", greedy},
             {"greedy_largest_digit", *digits.rbegin()}};
   return r;

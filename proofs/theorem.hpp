@@ -34,6 +34,7 @@ std::vector<Theorem> int32_theorems();
 std::vector<Theorem> exact_k_theorems();
 std::vector<Theorem> reduction_theorems();
 std::vector<Theorem> crt_theorems();
+std::vector<Theorem> recombination_theorems();
 
 std::string to_string(Status s);
 
