@@ -11,12 +11,14 @@ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COM
 cmake --build build-san --parallel "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-san && ctest --output-on-failure --parallel "$(nproc)" -E 'bench')
-for t in npy mma_trace formats crt; do
+for t in npy mma_trace formats crt mma limbs run; do
   work=$(mktemp -d)
   cp fuzz/corpus/$t/* "$work"/
   echo "fuzz_$t: ${seconds}s"
   log=$(mktemp)
-  if ! ./build-san/fuzz/fuzz_$t -max_total_time="$seconds" -dict=fuzz/fuzz_$t.dict -print_final_stats=1 \
+  dict=()
+  if [ -f fuzz/fuzz_$t.dict ]; then dict=(-dict=fuzz/fuzz_$t.dict); fi
+  if ! ./build-san/fuzz/fuzz_$t -max_total_time="$seconds" "${dict[@]}" -print_final_stats=1 \
        "$work" >"$log" 2>&1; then
     cat "$log"
     echo "fuzz_$t FAILED (the crashing input is saved by libFuzzer as crash-*)"
