@@ -16,7 +16,9 @@
 #include "schemes/common/crt.hpp"
 #include "schemes/common/moduli.hpp"
 #include "schemes/common/residue.hpp"
+#include "schemes/int8_on_fp4.hpp"
 #include "schemes/ozaki2/scheme.hpp"
+#include "schemes/common/base13.hpp"
 
 using namespace ozref;
 
@@ -126,8 +128,8 @@ TEST_CASE("property: .npy round trip for every dtype and shape", "[properties]")
   }, true);
 }
 
-TEST_CASE("property: ozaki2-int8 is exact on small integer inputs", "[properties]") {
-  rc::prop("ozaki2-int8 integers", [] {
+TEST_CASE("property: every Ozaki-II variant is exact on small integer inputs", "[properties]") {
+  rc::prop("ozaki2 integers", [] {
     const size_t m = *rc::gen::inRange<size_t>(1, 4), k = *rc::gen::inRange<size_t>(1, 40), n = *rc::gen::inRange<size_t>(1, 4);
     const int range = *rc::gen::inRange(1, 1 << 16);
     auto gen_int = rc::gen::map(rc::gen::inRange(-range, range + 1), [](int v) { return double(v); });
@@ -135,11 +137,49 @@ TEST_CASE("property: ozaki2-int8 is exact on small integer inputs", "[properties
     a.data = *rc::gen::container<std::vector<double>>(m * k, gen_int);
     b.data = *rc::gen::container<std::vector<double>>(k * n, gen_int);
     schemes::Ozaki2Options o;
-    o.moduli = 12;  // 87 bits: K * 2^32 stays far below P/4
+    o.variant = *rc::gen::element(schemes::Ozaki2Variant::Int8, schemes::Ozaki2Variant::Fp8, schemes::Ozaki2Variant::Fp4);
+    // 87 to 94 bits: K * 2^32 stays far below P/4, so truncation drops nothing
+    o.moduli = o.variant == schemes::Ozaki2Variant::Int8 ? 12 : o.variant == schemes::Ozaki2Variant::Fp8 ? 10 : 14;
     o.verify = schemes::Verify::Full;
     o.mode = *rc::gen::element(schemes::ScalingMode::Fast, schemes::ScalingMode::Accurate);
+    RC_CLASSIFY(true, schemes::ozaki2_family(o.variant).scheme);
     RC_CLASSIFY(o.mode == schemes::ScalingMode::Fast, "fast scaling");
     const schemes::SchemeResult r = schemes::run_ozaki2(a, b, o, nullptr);
+    RC_ASSERT(r.exact);
+    RC_ASSERT(r.accuracy.bit_identical == r.accuracy.elements);
+  }, true);
+}
+
+TEST_CASE("property: base-13 digits of every integer in [-X_p, X_p] lie in S and add back", "[properties]") {
+  rc::prop("base-13 digits", [] {
+    const int p = *rc::gen::inRange(1, 13);
+    const int64_t range = schemes::base13_range(p);
+    const int64_t x = *rc::gen::inRange<int64_t>(-range, range + 1);
+    RC_CLASSIFY(true, "p = " + std::to_string(p));
+    RC_CLASSIFY(x == range || x == -range, "edge of the range");
+    int8_t d[12];
+    RC_ASSERT(schemes::to_base13(x, p, d));
+    int64_t back = 0;
+    for (int i = p - 1; i >= 0; --i) {
+      RC_ASSERT(schemes::in_digit_set(d[i]));
+      back = back * 13 + d[i];
+    }
+    RC_ASSERT(back == x);
+  }, true);
+}
+
+TEST_CASE("property: int8-on-fp4 reproduces INT8 GEMMs bit for bit", "[properties]") {
+  rc::prop("int8-on-fp4", [] {
+    const size_t m = *rc::gen::inRange<size_t>(1, 4), k = *rc::gen::inRange<size_t>(1, 70), n = *rc::gen::inRange<size_t>(1, 4);
+    auto gen_int8 = rc::gen::map(rc::gen::weightedOneOf<int>({{1, rc::gen::element(-128, 127)}, {4, rc::gen::inRange(-128, 128)}}),
+                                 [](int v) { return double(v); });
+    Matrix<double> a(m, k), b(k, n);
+    a.data = *rc::gen::container<std::vector<double>>(m * k, gen_int8);
+    b.data = *rc::gen::container<std::vector<double>>(k * n, gen_int8);
+    schemes::Int8OnFp4Options o;
+    o.arch = *rc::gen::element<std::string>("ideal", "sm_100", "sm_120");
+    RC_CLASSIFY(true, o.arch);
+    const schemes::SchemeResult r = schemes::run_int8_on_fp4(a, b, o, nullptr);
     RC_ASSERT(r.exact);
     RC_ASSERT(r.accuracy.bit_identical == r.accuracy.elements);
   }, true);
