@@ -1,6 +1,8 @@
 #include "schemes/ozaki2/scheme.hpp"
 
 #include <chrono>
+#include <omp.h>
+
 #include <cmath>
 
 #include "common/error.hpp"
@@ -112,21 +114,28 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
   std::vector<int16_t> ra(N * m * k), rb(N * k * n);
   {
     StageClock clock(r, "residues", cheap);
+    const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+#pragma omp parallel for schedule(static) num_threads(threads)
     for (size_t t = 0; t < N; ++t) {
       for (size_t x = 0; x < m * k; ++x) ra[t * m * k + x] = int16_t(balanced_residue_of_integer(ap.data[x], moduli[t]));
       for (size_t x = 0; x < k * n; ++x) rb[t * k * n + x] = int16_t(balanced_residue_of_integer(bp.data[x], moduli[t]));
     }
     if (cheap) {
-      // Contract: in the balanced range and congruent (checked through fmod, exact for doubles).
+      // Contract: in the balanced range and congruent. Checked apart from the extraction (which
+      // splits the double's bits): the integer itself in int64 (exact below 2^63, where the
+      // bound keeps A' and B'), else through fmod (exact for doubles).
       auto check = [&](const std::vector<int16_t>& res, const std::vector<double>& ints, const char* name) {
         const size_t count = ints.size();
+#pragma omp parallel for schedule(static) num_threads(threads)
         for (size_t t = 0; t < N; ++t)
           for (size_t x = 0; x < count; ++x) {
             const int64_t p = moduli[t], v = res[t * count + x];
-            const int64_t rem = int64_t(std::fmod(ints[x], double(p)));
-            if (v < -(p / 2) || v > (p - 1) / 2 || (rem - v) % p != 0)
+            const int64_t rem = std::fabs(ints[x]) < 0x1p63 ? int64_t(ints[x]) % p : int64_t(std::fmod(ints[x], double(p)));
+            if (v < -(p / 2) || v > (p - 1) / 2 || (rem - v) % p != 0) {
+#pragma omp critical(residue_violation)
               clock.report().violate(std::string(name) + " residue " + std::to_string(v) + " of " + std::to_string(ints[x]) +
                                      " mod " + std::to_string(p));
+            }
           }
       };
       check(ra, ap.data, "A'");
