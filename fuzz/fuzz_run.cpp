@@ -12,7 +12,7 @@
 
 #include "common/error.hpp"
 #include "schemes/int8_on_fp4.hpp"
-#include "schemes/ozaki1/int8_scheme.hpp"
+#include "schemes/ozaki1/scheme.hpp"
 #include "schemes/ozaki2/scheme.hpp"
 
 namespace {
@@ -33,10 +33,10 @@ SchemeResult run(uint8_t mode, const Matrix<double>& a, const Matrix<double>& b)
       return run_ozaki2(a, b, o, nullptr);
     }
     case 3: {
-      Ozaki1Int8Options o;
+      Ozaki1Options o;
       o.slices = 1 + (mode >> 3) % 9;
       o.threads = 1;
-      return run_ozaki1_int8(a, b, o, nullptr);
+      return run_ozaki1(a, b, o, nullptr);
     }
     default: {
       Int8OnFp4Options o;

@@ -11,7 +11,7 @@
 #include "common/error.hpp"
 #include "io/npy.hpp"
 #include "schemes/int8_on_fp4.hpp"
-#include "schemes/ozaki1/int8_scheme.hpp"
+#include "schemes/ozaki1/scheme.hpp"
 #include "schemes/ozaki2/scheme.hpp"
 
 namespace ozref::cli {
@@ -19,7 +19,8 @@ namespace {
 constexpr double kFullVerifyLimit = 33554432.0;  // m * n * k up to 2^25: full verification by default
 
 const std::vector<std::string>& scheme_names() {
-  static const std::vector<std::string> names = {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4", "ozaki1-int8", "int8-on-fp4"};
+  static const std::vector<std::string> names = {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4", "ozaki1-int8", "ozaki1-fp4",
+                                                 "int8-on-fp4"};
   return names;
 }
 
@@ -34,7 +35,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
   const auto& known = scheme_names();
   if (std::find(known.begin(), known.end(), args.scheme) == known.end())
     throw InputError("scheme '" + args.scheme + "' is not implemented (implemented: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, " +
-                     "ozaki1-int8, int8-on-fp4; rare, ozaki1-fp4 and --complex are not yet)");
+                     "ozaki1-int8, ozaki1-fp4, int8-on-fp4; rare and --complex are not yet)");
   Matrix<double> a, b;
   std::string source;
   if (!args.a.empty() || !args.b.empty()) {
@@ -54,7 +55,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
   const schemes::Verify verify = args.verify.empty() ? (volume <= kFullVerifyLimit ? schemes::Verify::Full : schemes::Verify::Cheap)
                                                      : schemes::parse_verify(args.verify);
   const char* verify_names[] = {"none", "cheap", "full"};
-  const bool ozaki2 = args.scheme.rfind("ozaki2-", 0) == 0, ozaki1 = args.scheme == "ozaki1-int8";
+  const bool ozaki2 = args.scheme.rfind("ozaki2-", 0) == 0, ozaki1 = args.scheme.rfind("ozaki1-", 0) == 0;
   nlohmann::json options = {{"arch", args.arch}, {"verify", verify_names[static_cast<int>(verify)]}};
   if (!args.op.empty()) options["op"] = args.op;
   if (ozaki2) {
@@ -63,7 +64,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
     options["mode"] = args.mode;
     options["crt"] = args.crt;
   } else if (ozaki1) {
-    options["slices"] = args.slices;
+    options["slices"] = args.slices ? args.slices : args.scheme == "ozaki1-int8" ? 4 : 15;
     options["accumulate"] = args.accumulate;
   }
   std::unique_ptr<TraceWriter> trace;
@@ -84,14 +85,15 @@ int run_run(const RunArgs& args, std::ostream& out) {
     o.threads = args.threads;
     r = schemes::run_ozaki2(a, b, o, trace.get());
   } else if (ozaki1) {
-    if (!args.op.empty()) throw InputError("ozaki1-int8 takes no --op (it always issues the INT8 mma.sync)");
-    schemes::Ozaki1Int8Options o;
+    if (!args.op.empty()) throw InputError(args.scheme + " takes no --op (it issues the architecture's first choice)");
+    schemes::Ozaki1Options o;
+    o.variant = args.scheme == "ozaki1-int8" ? schemes::Ozaki1Variant::Int8 : schemes::Ozaki1Variant::Fp4;
     o.slices = args.slices;
     o.arch = args.arch;
     o.accumulation = schemes::parse_accumulation(args.accumulate);
     o.verify = verify;
     o.threads = args.threads;
-    r = schemes::run_ozaki1_int8(a, b, o, trace.get());
+    r = schemes::run_ozaki1(a, b, o, trace.get());
   } else {
     schemes::Int8OnFp4Options o;
     o.arch = args.arch;
@@ -137,10 +139,10 @@ int run_run(const RunArgs& args, std::ostream& out) {
 void add_run(CLI::App& app, Action& action) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* verb = app.add_subcommand("run", "run an emulation scheme on the CPU emulator, verifying every stage");
-  verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, int8-on-fp4")->capture_default_str();
+  verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4")->capture_default_str();
   verb->add_option("--moduli", args->moduli, "ozaki2-*: number of moduli (int8 2..20, default 16; fp8 2..20, default 14; fp4 2..19, default 19)");
-  verb->add_option("--slices", args->slices, "ozaki1-int8: number of slices p, 1..9")->capture_default_str();
-  verb->add_option("--accumulate", args->accumulate, "ozaki1-int8: exact or fp64 (as ozIMMU)")->capture_default_str();
+  verb->add_option("--slices", args->slices, "ozaki1-*: number of slices p (int8 1..9, default 4; fp4 1..16, default 15)");
+  verb->add_option("--accumulate", args->accumulate, "ozaki1-*: exact, fp64 (as ozIMMU) or fused (int8: one INT32 accumulator per t + u)")->capture_default_str();
   verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();
   verb->add_option("--op", args->op, "the low-precision instruction (PTX op string; default: the architecture's first choice)");
   verb->add_option("--m", args->m, "rows of A")->capture_default_str();

@@ -86,7 +86,7 @@ namespace ozref::cli {
 struct RunArgs {
   std::string scheme = "ozaki2-int8";
   size_t moduli = 0;   // ozaki2-*: 0 is the variant's default
-  size_t slices = 4;   // ozaki1-int8
+  size_t slices = 0;   // ozaki1-*: 0 is the variant's default
   std::string accumulate = "exact";
   std::string arch = "ideal";
   std::string op;      // low-precision instruction; empty: the architecture's first choice

@@ -4,7 +4,7 @@
 
 #include "common/distributions.hpp"
 #include "common/error.hpp"
-#include "schemes/ozaki1/int8_scheme.hpp"
+#include "schemes/ozaki1/scheme.hpp"
 #include "support.hpp"
 
 using namespace ozref;
@@ -18,10 +18,10 @@ TEST_CASE("ozaki1-int8: integers held by the slices are reproduced bit for bit",
       // Integers below 2^20: with w = 7 (K = 64), three slices hold 21 bits.
       const Distribution d{Distribution::Integers, (1 << 20) - 1};
       const Matrix<double> a = random_matrix(6, 64, d, rng), b = random_matrix(64, 7, d, rng);
-      Ozaki1Int8Options o;
+      Ozaki1Options o;
       o.slices = p;
       o.arch = arch;
-      const SchemeResult r = run_ozaki1_int8(a, b, o, nullptr);
+      const SchemeResult r = run_ozaki1(a, b, o, nullptr);
       INFO(arch << " p " << p);
       for (const auto& s : r.stages) {
         INFO(s.name << ": " << s.first_violation);
@@ -48,9 +48,9 @@ TEST_CASE("ozaki1-int8: power-of-two scaling of rows and columns scales C exactl
     b2(k, 1) = std::ldexp(b(k, 1), 301);
   }
   for (Accumulation acc : {Accumulation::Exact, Accumulation::Fp64}) {
-    Ozaki1Int8Options o;
+    Ozaki1Options o;
     o.accumulation = acc;
-    const SchemeResult r1 = run_ozaki1_int8(a, b, o, nullptr), r2 = run_ozaki1_int8(a2, b2, o, nullptr);
+    const SchemeResult r1 = run_ozaki1(a, b, o, nullptr), r2 = run_ozaki1(a2, b2, o, nullptr);
     for (size_t i = 0; i < 5; ++i)
       for (size_t j = 0; j < 4; ++j) REQUIRE(r2.c(i, j) == std::ldexp(r1.c(i, j), (i == 2 ? -77 : 0) + (j == 1 ? 301 : 0)));
     if (acc == Accumulation::Fp64) CHECK_FALSE(r1.exact);
@@ -60,9 +60,18 @@ TEST_CASE("ozaki1-int8: power-of-two scaling of rows and columns scales C exactl
 TEST_CASE("ozaki1-int8: bad input is refused", "[schemes]") {
   Matrix<double> a(2, 2, 1.0), b(2, 2, 1.0);
   b(0, 1) = INFINITY;
-  CHECK_THROWS_WITH(run_ozaki1_int8(a, b, {}, nullptr), Catch::Contains("B[0,1] is not finite"));
+  CHECK_THROWS_WITH(run_ozaki1(a, b, {}, nullptr), Catch::Contains("B[0,1] is not finite"));
   b(0, 1) = 1;
-  Ozaki1Int8Options o;
-  o.slices = 0;
-  CHECK_THROWS_WITH(run_ozaki1_int8(a, b, o, nullptr), Catch::Contains("--slices must be 1..9"));
+  Ozaki1Options o;
+  o.slices = 10;
+  CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("--slices must be 1..9"));
+  o.variant = Ozaki1Variant::Fp4;
+  o.slices = 17;
+  CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("ozaki1-fp4: --slices must be 1..16"));
+  o.slices = 4;
+  o.accumulation = Accumulation::Fused;
+  CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("fused is the INT32 accumulation"));
+  o.accumulation = Accumulation::Exact;
+  o.arch = "sm_90";
+  CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("sm_90 models no e2m1"));
 }

@@ -1,0 +1,37 @@
+// Ozaki scheme I (ozaki1-int8 as ozIMMU, ozaki1-fp4 with base-13 digits) as named stages:
+//   scale       row and column power-of-two shifts (slicing.hpp)
+//   slices      p slices of each scaled element, most significant first
+//   gemm        the triangular p(p+1)/2 low-precision GEMMs A_t B_u, t + u <= p - 1, through the
+//               MMA model (int8 --accumulate fused: the products of one t + u share one INT32
+//               accumulator, as a one-kernel implementation (EmuGEMM-I) sums them)
+//   accumulate  C' = sum weight(t + u) C_tu: exact (one integer per element) or in FP64 in the
+//               order a kernel adds them (ozIMMU: each product converted and added to an FP64 sum)
+//   unscale     C = C' 2^(unit - s_i - t_j), rounded to FP64
+#pragma once
+#include <string>
+
+#include "common/matrix.hpp"
+#include "schemes/ozaki1/slicing.hpp"
+#include "schemes/stage_report.hpp"
+#include "trace/trace.hpp"
+
+namespace ozref::schemes {
+
+// exact and fp64 as above; fused (int8 only): exact, with the INT32 accumulation of EmuGEMM-I.
+enum class Accumulation { Exact, Fp64, Fused };
+Accumulation parse_accumulation(const std::string& name);  // "exact", "fp64", "fused"
+
+struct Ozaki1Options {
+  Ozaki1Variant variant = Ozaki1Variant::Int8;
+  size_t slices = 0;  // p: int8 1..9 (default 4), fp4 1..16 (default 15)
+  std::string arch = "ideal";
+  Accumulation accumulation = Accumulation::Exact;
+  Verify verify = Verify::Full;
+  int threads = 0;
+};
+
+// InputError for NaN or infinity, p out of range, fused with fp4, or K too large (int8: no slice
+// width fits, K >= 2^29; fp4: K > 116509, the bound for exact FP4 digit GEMMs).
+SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const Ozaki1Options& options, TraceWriter* trace);
+
+}  // namespace ozref::schemes

@@ -1,0 +1,73 @@
+#include "schemes/ozaki1/slicing.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include "schemes/common/base13.hpp"
+#include "schemes/stage_tools.hpp"
+
+namespace ozref::schemes {
+namespace {
+int ceil_log2(size_t k) { return k <= 1 ? 0 : std::bit_width(k - 1); }
+}  // namespace
+
+Slicing::Slicing(Ozaki1Variant v, size_t p, size_t padded_k, size_t accumulators_per_shift) : v_(v), p_(p) {
+  if (v == Ozaki1Variant::Int8) w_ = std::min(7, (31 - ceil_log2(std::max<size_t>(padded_k * accumulators_per_shift, 1))) / 2);
+  for (size_t d = 0; d < p; ++d) {  // the kept products: t + u <= p - 1
+    mpz_class w;
+    if (v == Ozaki1Variant::Int8) {
+      w = mpz_class(1) << ((p - 1 - d) * size_t(w_));
+      weights_fp64_.push_back(std::ldexp(1.0, -int(d) * w_));
+    } else {
+      mpz_ui_pow_ui(w.get_mpz_t(), 13, 2 * (p - 1) - d);
+      weights_fp64_.push_back(nearest_double(w, 0));
+    }
+    weights_.push_back(w);
+  }
+}
+
+int Slicing::shift(double max_abs) const {
+  if (max_abs == 0) return 0;
+  if (v_ == Ozaki1Variant::Int8) return w_ - 1 - std::ilogb(max_abs);             // |x| < 2^w
+  return std::ilogb(double(base13_range(int(p_)))) - 1 - std::ilogb(max_abs);  // |x| < 2^ilogb(X_p) <= X_p
+}
+
+void Slicing::slice(double a, int s, int8_t* out, size_t stride) const {
+  if (v_ == Ozaki1Variant::Int8) {
+    long double rest = std::ldexp(static_cast<long double>(a), s);
+    for (size_t t = 0; t < p_; ++t) {
+      const long double digit = std::trunc(rest);
+      out[t * stride] = static_cast<int8_t>(digit);
+      rest = (rest - digit) * std::ldexp(1.0L, w_);  // exact: 64-bit significand, a has 53 bits
+    }
+    return;
+  }
+  int8_t d[16];
+  to_base13(static_cast<int64_t>(std::nearbyint(std::ldexp(a, s))), int(p_), d);
+  for (size_t t = 0; t < p_; ++t) out[t * stride] = d[p_ - 1 - t];
+}
+
+std::string Slicing::check(double a, int s, const int8_t* sl, size_t stride) const {
+  const long double x = std::ldexp(static_cast<long double>(a), s);
+  if (v_ == Ozaki1Variant::Int8) {
+    __int128 sum = 0;
+    for (size_t t = 0; t < p_; ++t) {
+      const int v = sl[t * stride];
+      if (std::abs(v) >= (1 << w_) || (v != 0 && (v < 0) != (x < 0)))
+        return "slice " + std::to_string(v) + " out of range or of the wrong sign";
+      sum = sum * (__int128{1} << w_) + v;
+    }
+    if (static_cast<long double>(sum) != std::trunc(std::ldexp(x, int((p_ - 1) * size_t(w_))))) return "slices do not add back";
+    return "";
+  }
+  const long double want = std::nearbyint(x);  // 80-bit, ties to even, as the scheme's FP64 RNE
+  if (std::fabs(want) > static_cast<long double>(base13_range(int(p_)))) return "round(a 2^s) exceeds X_p";
+  int64_t sum = 0;
+  for (size_t t = 0; t < p_; ++t) {
+    if (!in_digit_set(sl[t * stride])) return "digit " + std::to_string(sl[t * stride]) + " is not in S";
+    sum = sum * 13 + sl[t * stride];
+  }
+  return static_cast<long double>(sum) == want ? "" : "digits do not add back to round(a 2^s)";
+}
+
+}  // namespace ozref::schemes
