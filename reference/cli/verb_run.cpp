@@ -12,6 +12,7 @@
 #include "io/npy.hpp"
 #include "schemes/int8_on_fp4.hpp"
 #include "schemes/ozaki1/scheme.hpp"
+#include "schemes/ozaki2/rare.hpp"
 #include "schemes/ozaki2/scheme.hpp"
 
 namespace ozref::cli {
@@ -20,13 +21,14 @@ constexpr double kFullVerifyLimit = 33554432.0;  // m * n * k up to 2^25: full v
 
 const std::vector<std::string>& scheme_names() {
   static const std::vector<std::string> names = {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4", "ozaki1-int8", "ozaki1-fp4",
-                                                 "int8-on-fp4"};
+                                                 "int8-on-fp4", "rare"};
   return names;
 }
 
 schemes::Ozaki2Variant ozaki2_variant(const std::string& scheme) {
   if (scheme == "ozaki2-fp8") return schemes::Ozaki2Variant::Fp8;
   if (scheme == "ozaki2-fp4") return schemes::Ozaki2Variant::Fp4;
+  if (scheme == "rare") return schemes::Ozaki2Variant::Rare;
   return schemes::Ozaki2Variant::Int8;
 }
 }  // namespace
@@ -35,7 +37,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
   const auto& known = scheme_names();
   if (std::find(known.begin(), known.end(), args.scheme) == known.end())
     throw InputError("scheme '" + args.scheme + "' is not implemented (implemented: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, " +
-                     "ozaki1-int8, ozaki1-fp4, int8-on-fp4; rare and --complex are not yet)");
+                     "ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare; --complex is not yet)");
   Matrix<double> a, b;
   std::string source;
   if (!args.a.empty() || !args.b.empty()) {
@@ -55,13 +57,15 @@ int run_run(const RunArgs& args, std::ostream& out) {
   const schemes::Verify verify = args.verify.empty() ? (volume <= kFullVerifyLimit ? schemes::Verify::Full : schemes::Verify::Cheap)
                                                      : schemes::parse_verify(args.verify);
   const char* verify_names[] = {"none", "cheap", "full"};
-  const bool ozaki2 = args.scheme.rfind("ozaki2-", 0) == 0, ozaki1 = args.scheme.rfind("ozaki1-", 0) == 0;
+  const bool ozaki2 = args.scheme.rfind("ozaki2-", 0) == 0 || args.scheme == "rare", ozaki1 = args.scheme.rfind("ozaki1-", 0) == 0;
   nlohmann::json options = {{"arch", args.arch}, {"verify", verify_names[static_cast<int>(verify)]}};
   if (!args.op.empty()) options["op"] = args.op;
   if (ozaki2) {
     const auto variant = ozaki2_variant(args.scheme);
-    options["moduli"] = args.moduli ? args.moduli : schemes::ozaki2_family(variant).default_count;
-    options["mode"] = args.mode;
+    options["moduli"] = args.moduli                                    ? args.moduli
+                        : variant == schemes::Ozaki2Variant::Rare ? schemes::rare::default_moduli(a.cols)
+                                                                    : schemes::ozaki2_family(variant).default_count;
+    if (variant != schemes::Ozaki2Variant::Rare) options["mode"] = args.mode;  // rare scales its own way
     options["crt"] = args.crt;
   } else if (ozaki1) {
     options["slices"] = args.slices ? args.slices : args.scheme == "ozaki1-int8" ? 4 : 15;
@@ -139,8 +143,8 @@ int run_run(const RunArgs& args, std::ostream& out) {
 void add_run(CLI::App& app, Action& action) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* verb = app.add_subcommand("run", "run an emulation scheme on the CPU emulator, verifying every stage");
-  verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4")->capture_default_str();
-  verb->add_option("--moduli", args->moduli, "ozaki2-*: number of moduli (int8 2..20, default 16; fp8 2..20, default 14; fp4 2..19, default 19)");
+  verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare")->capture_default_str();
+  verb->add_option("--moduli", args->moduli, "ozaki2-*, rare: number of moduli (int8 2..20, default 16; fp8 2..20, default 14; fp4 2..19, default 19; rare 2..20, default by K as fp64-emu)");
   verb->add_option("--slices", args->slices, "ozaki1-*: number of slices p (int8 1..9, default 4; fp4 1..16, default 15)");
   verb->add_option("--accumulate", args->accumulate, "ozaki1-*: exact, fp64 (as ozIMMU) or fused (int8: one INT32 accumulator per t + u)")->capture_default_str();
   verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();

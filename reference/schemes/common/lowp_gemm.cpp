@@ -23,7 +23,7 @@ FormatId element_format(LowpFormat f) { return f == LowpFormat::E2M1 ? FormatId:
 std::vector<std::string> preferred_ops(LowpFormat f) {
   switch (f) {
     case LowpFormat::Int8:
-      return {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "tcgen05.mma.cta_group::1.kind::i8"};
+      return {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "tcgen05.mma.cta_group::1.kind::i8.s8.s8"};
     case LowpFormat::E4M3:
       return {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
               "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32",

@@ -23,7 +23,7 @@ std::string to_string(LowpFormat f);
 
 // The instruction a scheme issues on an architecture: `op` when not empty (it must be modelled
 // there and take the format), else the first one the architecture models from the preference
-// list (INT8: mma.sync s8, tcgen05 kind::i8; E4M3: mma.sync e4m3, mma.sync kind::f8f6f4, tcgen05
+// list (INT8: mma.sync s8, tcgen05 kind::i8 s8; E4M3: mma.sync e4m3, mma.sync kind::f8f6f4, tcgen05
 // kind::f8f6f4, wgmma; E2M1: mma.sync kind::f8f6f4, tcgen05 kind::f8f6f4). InputError naming the
 // scheme, the architecture and what it would accept otherwise.
 const mma::InstructionSpec& scheme_instruction(const std::string& arch, LowpFormat format, const std::string& op,

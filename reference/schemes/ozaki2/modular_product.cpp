@@ -6,6 +6,7 @@
 #include "schemes/common/base13.hpp"
 #include "schemes/common/moduli.hpp"
 #include "schemes/common/residue.hpp"
+#include "schemes/ozaki2/rare.hpp"
 
 namespace ozref::schemes {
 namespace {
@@ -16,18 +17,38 @@ std::string show(const int8_t* limbs, size_t n) {
   return s + ")";
 }
 
-class Int8Product final : public ModularProduct {
+// The INT8 variants: the residue itself is the one limb.
+class SingleLimbProduct : public ModularProduct {
  public:
-  explicit Int8Product(int64_t m) : ModularProduct(m, 1, {{0, 0, 1}}), barrett_(m) {}
-  std::string name() const override { return "int8 " + std::to_string(modulus()); }
   void split(int32_t r, int8_t* limbs) const override { limbs[0] = static_cast<int8_t>(r); }
   std::string check_split(int32_t r, const int8_t* limbs) const override {
     return limbs[0] == r ? "" : "limb " + std::to_string(limbs[0]) + " is not the residue " + std::to_string(r);
   }
+
+ protected:
+  explicit SingleLimbProduct(int64_t m) : ModularProduct(m, 1, {{0, 0, 1}}) {}
+};
+
+class Int8Product final : public SingleLimbProduct {
+ public:
+  explicit Int8Product(int64_t m) : SingleLimbProduct(m), barrett_(m) {}
+  std::string name() const override { return "int8 " + std::to_string(modulus()); }
   int32_t combine(const int64_t* outputs) const override { return barrett_.reduce(static_cast<int32_t>(outputs[0])); }
 
  private:
   BarrettReducer barrett_;
+};
+
+class RareProduct final : public SingleLimbProduct {
+ public:
+  RareProduct(int64_t m, size_t k) : SingleLimbProduct(m), bias_(rare::reduction_bias(m, k)) {}
+  std::string name() const override { return "rare " + std::to_string(modulus()); }
+  int32_t combine(const int64_t* outputs) const override {
+    return rare::biased_barrett(static_cast<int32_t>(outputs[0]), modulus(), bias_);
+  }
+
+ private:
+  uint32_t bias_;
 };
 
 class Fp8SquareProduct final : public ModularProduct {
@@ -111,15 +132,23 @@ const Ozaki2Family& ozaki2_family(Ozaki2Variant v) {
     return Ozaki2Family{"ozaki2-fp8", LowpFormat::E4M3, m, 14};
   }();
   static const Ozaki2Family fp4{"ozaki2-fp4", LowpFormat::E2M1, fp4_moduli(19), 19};
-  return v == Ozaki2Variant::Int8 ? int8 : v == Ozaki2Variant::Fp8 ? fp8 : fp4;
+  static const Ozaki2Family rare{"rare", LowpFormat::Int8, int8_moduli(), 14};
+  switch (v) {
+    case Ozaki2Variant::Int8: return int8;
+    case Ozaki2Variant::Fp8: return fp8;
+    case Ozaki2Variant::Fp4: return fp4;
+    case Ozaki2Variant::Rare: return rare;
+  }
+  return int8;
 }
 
-std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count) {
+std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count, size_t k) {
   const Ozaki2Family& f = ozaki2_family(v);
   std::vector<std::unique_ptr<ModularProduct>> out;
   for (size_t t = 0; t < count && t < f.moduli.size(); ++t) {
     const int64_t m = f.moduli[t];
     if (v == Ozaki2Variant::Int8) out.push_back(std::make_unique<Int8Product>(m));
+    else if (v == Ozaki2Variant::Rare) out.push_back(std::make_unique<RareProduct>(m, k));
     else if (v == Ozaki2Variant::Fp4) out.push_back(std::make_unique<Fp4TwoLimbProduct>(m));
     else if (t < fp8_square_moduli().size()) out.push_back(std::make_unique<Fp8SquareProduct>(m));
     else out.push_back(std::make_unique<Fp8KaratsubaProduct>(m));

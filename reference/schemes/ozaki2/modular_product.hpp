@@ -3,6 +3,7 @@
 // GEMMs multiply limb matrices of A and B, and a weighted sum of their outputs, reduced mod m, is
 // the residue of the product.
 //   int8            one limb (the residue), one INT8 GEMM, the kernel's Barrett reduction
+//   rare            the same with fp64-emu's biased Barrett reduction (rare.hpp)
 //   fp8 square      m = s^2: r = s x + y, x = rint(r / s); GEMMs x y', y x', y y'; s (C0 + C1) + C2
 //                   (the x x' term is s^2 x x' = 0 mod m)
 //   fp8 karatsuba   r = 16 h + l, h = sign(r) ceil(|r| / 16), z = h + l; GEMMs h h', l l', z z';
@@ -47,17 +48,18 @@ class ModularProduct {
   std::vector<ProductTerm> terms_;
 };
 
-enum class Ozaki2Variant { Int8, Fp8, Fp4 };
+enum class Ozaki2Variant { Int8, Fp8, Fp4, Rare };
 
 struct Ozaki2Family {
   std::string scheme;          // "ozaki2-int8", ...
   LowpFormat format;
   std::vector<int64_t> moduli;  // the whole list, used as prefixes
-  size_t default_count;
+  size_t default_count;  // rare: by K (rare::default_moduli)
 };
 const Ozaki2Family& ozaki2_family(Ozaki2Variant v);
 
-// The products of the first `count` moduli of a variant's list.
-std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count);
+// The products of the first `count` moduli of a variant's list (k: the GEMMs' depth, which sets
+// rare's reduction bias).
+std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count, size_t k = 0);
 
 }  // namespace ozref::schemes

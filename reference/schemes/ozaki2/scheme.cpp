@@ -3,10 +3,12 @@
 #include <chrono>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/error.hpp"
 #include "schemes/common/residue.hpp"
+#include "schemes/ozaki2/rare.hpp"
 #include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes {
@@ -40,18 +42,19 @@ bool within_crt_range(const Matrix<double>& ap, const Matrix<double>& bp, size_t
 }  // namespace
 
 size_t ozaki2_max_k(Ozaki2Variant v) {
-  return v == Ozaki2Variant::Int8 ? 131071 : v == Ozaki2Variant::Fp8 ? 65536 : 116509;
+  return v == Ozaki2Variant::Fp8 ? 65536 : v == Ozaki2Variant::Fp4 ? 116509 : 131071;
 }
 
 SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const Ozaki2Options& o, TraceWriter* trace) {
   const Ozaki2Family& family = ozaki2_family(o.variant);
-  const size_t N = o.moduli ? o.moduli : family.default_count;
+  const bool rare_variant = o.variant == Ozaki2Variant::Rare;
+  const size_t N = o.moduli ? o.moduli : rare_variant ? rare::default_moduli(a.cols) : family.default_count;
   check_inputs(a, b, o, N);
   const LowpGemm lowp(scheme_instruction(o.arch, family.format, o.op, family.scheme), family.format);
   const auto t_start = std::chrono::steady_clock::now();
   const size_t m = a.rows, k = a.cols, n = b.cols;
-  const bool int8 = o.variant == Ozaki2Variant::Int8;
-  const std::vector<std::unique_ptr<ModularProduct>> products = make_products(o.variant, N);
+  const bool int8 = family.format == LowpFormat::Int8;
+  const std::vector<std::unique_ptr<ModularProduct>> products = make_products(o.variant, N, k);
   std::vector<int64_t> moduli;
   for (const auto& p : products) moduli.push_back(p->modulus());
   const Crt crt(moduli);
@@ -60,9 +63,17 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
   SchemeResult r;
 
   Scaling sc;
+  int bits_eff = 0;  // rare: the operand width after the global gain
   {
     StageClock clock(r, "scale", cheap);
-    sc = choose_scaling(a, b, log2_bound, o.mode, lowp, o.threads);
+    if (rare_variant) {
+      const rare::Scaling rs = rare::choose_scaling(a, b, std::log2(crt.product().get_d()));
+      sc.row_shift = rs.row_shift;
+      sc.col_shift = rs.col_shift;
+      bits_eff = rs.bits_eff;
+    } else {
+      sc = choose_scaling(a, b, log2_bound, o.mode, lowp, o.threads);
+    }
     r.low_precision_gemms += sc.extra_gemms;
     // Contract (accurate mode, full): the bound GEMM is exact, so C_hi really bounds |A||B|.
     if (full && sc.extra_gemms)
@@ -70,26 +81,56 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
     if (trace) {
       trace->add("scale", "row_shift", stage_array(DType::I4, {m}, sc.row_shift));
       trace->add("scale", "col_shift", stage_array(DType::I4, {n}, sc.col_shift));
+      if (rare_variant) trace->add("scale", "bits_eff", stage_array(DType::I4, {1}, std::vector<int>{bits_eff}));
     }
   }
+  // truncate (GEMMul8: toward zero) or round (rare: nearest-even, with the correction planes)
   Matrix<double> ap(m, k), bp(k, n);
+  std::vector<int8_t> hi_a, q_a, hi_b, q_b;
   {
-    StageClock clock(r, "truncate", cheap);
-    for (size_t i = 0; i < m; ++i)
-      for (size_t kk = 0; kk < k; ++kk) ap(i, kk) = std::trunc(std::ldexp(a(i, kk), sc.row_shift[i]));
-    for (size_t kk = 0; kk < k; ++kk)
-      for (size_t j = 0; j < n; ++j) bp(kk, j) = std::trunc(std::ldexp(b(kk, j), sc.col_shift[j]));
+    const char* stage = rare_variant ? "round" : "truncate";
+    StageClock clock(r, stage, cheap);
+    if (rare_variant) {
+      hi_a.resize(m * k), q_a.resize(m * k), hi_b.resize(k * n), q_b.resize(k * n);
+      for (size_t i = 0; i < m; ++i)
+        for (size_t kk = 0; kk < k; ++kk) {
+          const rare::Rounded v = rare::round_element(a(i, kk), sc.row_shift[i], bits_eff);
+          ap(i, kk) = v.value, hi_a[i * k + kk] = v.hi7, q_a[i * k + kk] = v.q7;
+        }
+      for (size_t kk = 0; kk < k; ++kk)
+        for (size_t j = 0; j < n; ++j) {
+          const rare::Rounded v = rare::round_element(b(kk, j), sc.col_shift[j], bits_eff);
+          bp(kk, j) = v.value, hi_b[kk * n + j] = v.hi7, q_b[kk * n + j] = v.q7;
+        }
+    } else {
+      for (size_t i = 0; i < m; ++i)
+        for (size_t kk = 0; kk < k; ++kk) ap(i, kk) = std::trunc(std::ldexp(a(i, kk), sc.row_shift[i]));
+      for (size_t kk = 0; kk < k; ++kk)
+        for (size_t j = 0; j < n; ++j) bp(kk, j) = std::trunc(std::ldexp(b(kk, j), sc.col_shift[j]));
+    }
     if (cheap) {
-      // Contract: integers within one unit of the scaled input, toward zero (recomputed in 80-bit
-      // arithmetic); and the scheme's condition sum_k |A'||B'| < P/2 for every element.
+      // Contract: the integer of the scaled input, toward zero or to nearest-even (recomputed in
+      // 80-bit arithmetic: x 2^s is exact there); rare also |A~| <= 2^bits_eff and the correction
+      // planes hi7 = rne(A~ 2^(7 - bits_eff)), q7 = rne(x 2^(s+8)) - 2^8 A~ (clamped to +-127);
+      // and the scheme's condition sum_k |A'||B'| < P/2 for every element.
+      auto check = [&](double x, int shift, double got, const int8_t* hi, const int8_t* q, const std::string& where) {
+        const long double scaled = std::ldexp(static_cast<long double>(x), shift);
+        const long double want = rare_variant ? std::nearbyint(scaled) : std::trunc(scaled);
+        if (got != want) clock.report().violate(where + " is not the integer of the scaled input");
+        if (!rare_variant) return;
+        if (std::fabs(want) > std::ldexp(1.0L, bits_eff)) clock.report().violate(where + " exceeds 2^bits_eff");
+        const long double h = std::clamp(std::nearbyint(std::ldexp(want, 7 - bits_eff)), -127.0L, 127.0L);
+        const long double c = std::clamp(std::nearbyint(std::ldexp(scaled, 8)) - want * 256, -127.0L, 127.0L);
+        if (*hi != h || *q != c) clock.report().violate(where + ": correction planes (" + std::to_string(*hi) + ", " + std::to_string(*q) + ")");
+      };
       for (size_t i = 0; i < m; ++i)
         for (size_t kk = 0; kk < k; ++kk)
-          if (ap(i, kk) != std::trunc(std::ldexp(static_cast<long double>(a(i, kk)), sc.row_shift[i])))
-            clock.report().violate("A'" + index3(0, i, kk) + " is not trunc(A 2^s)");
+          check(a(i, kk), sc.row_shift[i], ap(i, kk), rare_variant ? &hi_a[i * k + kk] : nullptr,
+                rare_variant ? &q_a[i * k + kk] : nullptr, "A'" + index3(0, i, kk));
       for (size_t kk = 0; kk < k; ++kk)
         for (size_t j = 0; j < n; ++j)
-          if (bp(kk, j) != std::trunc(std::ldexp(static_cast<long double>(b(kk, j)), sc.col_shift[j])))
-            clock.report().violate("B'" + index3(0, kk, j) + " is not trunc(2^t B)");
+          check(b(kk, j), sc.col_shift[j], bp(kk, j), rare_variant ? &hi_b[kk * n + j] : nullptr,
+                rare_variant ? &q_b[kk * n + j] : nullptr, "B'" + index3(0, kk, j));
       std::vector<long double> ra(m, 0), cb(n, 0);
       for (size_t i = 0; i < m; ++i)
         for (size_t kk = 0; kk < k; ++kk) ra[i] += static_cast<long double>(ap(i, kk)) * ap(i, kk);
@@ -106,8 +147,14 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
           }
     }
     if (trace) {
-      trace->add("truncate", "a", stage_array(DType::F8, {m, k}, ap.data));
-      trace->add("truncate", "b", stage_array(DType::F8, {k, n}, bp.data));
+      trace->add(stage, "a", stage_array(DType::F8, {m, k}, ap.data));
+      trace->add(stage, "b", stage_array(DType::F8, {k, n}, bp.data));
+      if (rare_variant) {
+        trace->add(stage, "a_hi7", stage_array(DType::I1, {m, k}, hi_a));
+        trace->add(stage, "a_q7", stage_array(DType::I1, {m, k}, q_a));
+        trace->add(stage, "b_hi7", stage_array(DType::I1, {k, n}, hi_b));
+        trace->add(stage, "b_q7", stage_array(DType::I1, {k, n}, q_b));
+      }
     }
   }
   // residues: (N, m, k) and (N, k, n), balanced
@@ -117,8 +164,12 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
     const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (size_t t = 0; t < N; ++t) {
-      for (size_t x = 0; x < m * k; ++x) ra[t * m * k + x] = int16_t(balanced_residue_of_integer(ap.data[x], moduli[t]));
-      for (size_t x = 0; x < k * n; ++x) rb[t * k * n + x] = int16_t(balanced_residue_of_integer(bp.data[x], moduli[t]));
+      // rare: fp64-emu's three-limb extraction; the others: from the double's bits.
+      auto residue = [&](double v) {
+        return int16_t(rare_variant ? rare::limb_residue(v, bits_eff, moduli[t]) : balanced_residue_of_integer(v, moduli[t]));
+      };
+      for (size_t x = 0; x < m * k; ++x) ra[t * m * k + x] = residue(ap.data[x]);
+      for (size_t x = 0; x < k * n; ++x) rb[t * k * n + x] = residue(bp.data[x]);
     }
     if (cheap) {
       // Contract: in the balanced range and congruent. Checked apart from the extraction (which
@@ -186,7 +237,8 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
   std::vector<size_t> term_base(N + 1, 0);
   for (size_t t = 0; t < N; ++t) term_base[t + 1] = term_base[t] + products[t]->terms().size();
   const size_t G = term_base[N];
-  std::vector<uint32_t> cg(G * m * n);
+  std::vector<uint32_t> cg(G * m * n), corr_raw(rare_variant ? 2 * m * n : 0);
+  std::vector<int64_t> correction(rare_variant ? m * n : 0);  // rare: corr1 + corr2
   {
     StageClock clock(r, "gemm", full);
     for (size_t t = 0; t < N; ++t)
@@ -204,7 +256,21 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
           if (wrong) clock.report().note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
         }
       }
-    if (trace) trace->add("gemm", "c", stage_array(int8 ? DType::I4 : DType::F4, {G, m, n}, cg));
+    if (rare_variant) {
+      // The two correction GEMMs hi7_A q7_B and q7_A hi7_B (INT8, exact: K 127^2 < 2^31).
+      const int8_t* ops[2][2] = {{hi_a.data(), q_b.data()}, {q_a.data(), hi_b.data()}};
+      for (size_t c = 0; c < 2; ++c) {
+        const std::vector<uint32_t> d = lowp.run(m, n, k, ops[c][0], ops[c][1], o.threads);
+        for (size_t x = 0; x < m * n; ++x) correction[x] += static_cast<int32_t>(d[x]);
+        std::copy(d.begin(), d.end(), corr_raw.begin() + static_cast<long>(c * m * n));
+        ++r.low_precision_gemms;
+        if (full) check_lowp_gemm(lowp, m, n, k, ops[c][0], ops[c][1], d, c ? "correction q7_A hi7_B" : "correction hi7_A q7_B", clock.report());
+      }
+    }
+    if (trace) {
+      trace->add("gemm", "c", stage_array(int8 ? DType::I4 : DType::F4, {G, m, n}, cg));
+      if (rare_variant) trace->add("gemm", "correction", stage_array(DType::I4, {2, m, n}, corr_raw));
+    }
   }
   // reduce / recombine: the balanced residue of each modulus's product
   std::vector<int16_t> cr(N * m * n);
@@ -297,8 +363,11 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
         const int e = -(sc.row_shift[i] + sc.col_shift[j]);
         const size_t x = i * n + j;
         // exact and garner: the correctly rounded C' 2^e; dd: as GEMMul8, (hi + lo) scaled.
-        r.c(i, j) = o.crt == CrtVariant::DoubleDouble ? std::ldexp(hi[x] + lo[x], e) : nearest_double(cint[x], e);
-        if (cheap && o.crt != CrtVariant::DoubleDouble && !is_correct_rounding(cint[x], e, r.c(i, j)))
+        // rare adds its correction (corr1 + corr2) 2^(bits_eff - 15) before the one rounding.
+        const mpz_class total = rare_variant ? cint[x] + (mpz_class(static_cast<long>(correction[x])) << (bits_eff - 15)) : cint[x];
+        const double dd = hi[x] + lo[x] + (rare_variant ? std::ldexp(double(correction[x]), bits_eff - 15) : 0.0);
+        r.c(i, j) = o.crt == CrtVariant::DoubleDouble ? std::ldexp(dd, e) : nearest_double(total, e);
+        if (cheap && o.crt != CrtVariant::DoubleDouble && !is_correct_rounding(total, e, r.c(i, j)))
           clock.report().violate("C" + index3(0, i, j) + " is not C' 2^e correctly rounded");
       }
     if (trace) trace->add("unscale", "c", stage_array(DType::F8, {m, n}, r.c.data));
