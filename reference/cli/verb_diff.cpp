@@ -37,6 +37,13 @@ std::string element_text(const NpyArray& a, size_t i) {
     case DType::U4: { uint32_t v; std::memcpy(&v, p, 4); return std::to_string(v); }
     case DType::I8: { int64_t v; std::memcpy(&v, p, 8); return std::to_string(v); }
     case DType::U8: { uint64_t v; std::memcpy(&v, p, 8); return std::to_string(v); }
+    case DType::C16: {
+      double re, im;
+      std::memcpy(&re, p, 8);
+      std::memcpy(&im, p + 8, 8);
+      std::snprintf(buf, sizeof buf, "%.17g%+.17gi", re, im);
+      return buf;
+    }
   }
   return "?";
 }

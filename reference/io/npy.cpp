@@ -23,7 +23,7 @@ struct DTypeInfo {
 constexpr DTypeInfo kDTypes[] = {
     {DType::F8, 'f', 8}, {DType::F4, 'f', 4}, {DType::I1, 'i', 1}, {DType::U1, 'u', 1},
     {DType::I2, 'i', 2}, {DType::U2, 'u', 2}, {DType::I4, 'i', 4}, {DType::U4, 'u', 4},
-    {DType::I8, 'i', 8}, {DType::U8, 'u', 8},
+    {DType::I8, 'i', 8}, {DType::U8, 'u', 8}, {DType::C16, 'c', 16},
 };
 
 [[noreturn]] void fail(const std::string& name, const std::string& what) {
@@ -131,7 +131,7 @@ DTypeInfo parse_descr(const std::string& descr, bool& big_endian, const std::str
   }
   for (const auto& info : kDTypes)
     if (info.kind == descr[1] && info.size == size) return info;
-  fail(name, "unsupported dtype '" + descr + "' (ozref reads f8 f4 i1 u1 i2 u2 i4 u4 i8 u8)");
+  fail(name, "unsupported dtype '" + descr + "' (ozref reads f8 f4 i1 u1 i2 u2 i4 u4 i8 u8 c16)");
 }
 
 uint64_t read_le(const char* p, size_t n) {
@@ -149,7 +149,7 @@ size_t dtype_size(DType t) {
 }
 
 std::string_view dtype_name(DType t) {
-  static const char* names[] = {"f8", "f4", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8"};
+  static const char* names[] = {"f8", "f4", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8", "c16"};
   return names[static_cast<int>(t)];
 }
 
@@ -197,9 +197,11 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
     fail(name, std::to_string(available - expected) + " bytes follow the data the shape describes");
 
   out.data.assign(bytes.begin() + data_start, bytes.end());
-  if (big_endian && info.size > 1)
-    for (size_t i = 0; i < count; ++i)
-      std::reverse(out.data.begin() + i * info.size, out.data.begin() + (i + 1) * info.size);
+  // Byte order applies to each scalar: a complex element is two of them.
+  const size_t scalar = info.kind == 'c' ? info.size / 2 : info.size;
+  if (big_endian && scalar > 1)
+    for (size_t i = 0; i < out.data.size() / scalar; ++i)
+      std::reverse(out.data.begin() + i * scalar, out.data.begin() + (i + 1) * scalar);
   if (fortran && out.shape.size() > 1) {  // reorder to C order
     std::vector<uint8_t> c_order(out.data.size());
     const size_t nd = out.shape.size();
@@ -289,6 +291,30 @@ NpyArray npy_from(const Matrix<T>& m, DType t) {
 }  // namespace
 
 NpyArray npy_from_matrix(const Matrix<double>& m) { return npy_from(m, DType::F8); }
+
+ComplexMatrix complex_from_npy(const NpyArray& array, const std::string& name) {
+  if (array.shape.size() != 2)
+    throw InputError(name + ": expected a 2-D matrix, got " + std::to_string(array.shape.size()) + " dimensions");
+  if (array.dtype != DType::C16) throw InputError(name + ": expected dtype c16 (complex128), got " + std::string(dtype_name(array.dtype)));
+  ComplexMatrix c{Matrix<double>(array.shape[0], array.shape[1]), Matrix<double>(array.shape[0], array.shape[1])};
+  for (size_t i = 0; i < c.re.size(); ++i) {
+    std::memcpy(&c.re.data[i], &array.data[16 * i], 8);
+    std::memcpy(&c.im.data[i], &array.data[16 * i + 8], 8);
+  }
+  return c;
+}
+
+NpyArray npy_from_complex(const Matrix<double>& re, const Matrix<double>& im) {
+  NpyArray a;
+  a.dtype = DType::C16;
+  a.shape = {re.rows, re.cols};
+  a.data.resize(16 * re.size());
+  for (size_t i = 0; i < re.size(); ++i) {
+    std::memcpy(&a.data[16 * i], &re.data[i], 8);
+    std::memcpy(&a.data[16 * i + 8], &im.data[i], 8);
+  }
+  return a;
+}
 NpyArray npy_from_matrix(const Matrix<float>& m) { return npy_from(m, DType::F4); }
 
 }  // namespace ozref

@@ -1,5 +1,5 @@
 // NumPy .npy files: v1, v2 and v3 headers, C or Fortran order, little- or big-endian, the dtypes
-// f8 f4 i1 u1 i2 u2 i4 u4 i8 u8. Arrays are held in C order and native (little-endian) byte order.
+// f8 f4 i1 u1 i2 u2 i4 u4 i8 u8 c16 (complex: two f8, real first). Arrays are held in C order and native (little-endian) byte order.
 // Malformed, truncated or oversized files are refused with an InputError naming file and problem.
 #pragma once
 #include <cstddef>
@@ -12,7 +12,7 @@
 
 namespace ozref {
 
-enum class DType { F8, F4, I1, U1, I2, U2, I4, U4, I8, U8 };
+enum class DType { F8, F4, I1, U1, I2, U2, I4, U4, I8, U8, C16 };
 
 size_t dtype_size(DType t);
 std::string_view dtype_name(DType t);  // "f8", "i1", ...
@@ -34,5 +34,12 @@ void write_npy(const std::string& path, const NpyArray& array);  // atomic
 Matrix<double> matrix_from_npy(const NpyArray& array, const std::string& name);
 NpyArray npy_from_matrix(const Matrix<double>& m);
 NpyArray npy_from_matrix(const Matrix<float>& m);
+
+// 2-D complex matrices (c16) as their real and imaginary parts; anything else is an InputError.
+struct ComplexMatrix {
+  Matrix<double> re, im;
+};
+ComplexMatrix complex_from_npy(const NpyArray& array, const std::string& name);
+NpyArray npy_from_complex(const Matrix<double>& re, const Matrix<double>& im);
 
 }  // namespace ozref

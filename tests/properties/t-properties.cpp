@@ -114,7 +114,7 @@ TEST_CASE("property: the exact GEMM's slice path equals its direct path", "[prop
 
 TEST_CASE("property: .npy round trip for every dtype and shape", "[properties]") {
   rc::prop("npy round trip", [] {
-    const DType t = *rc::gen::element(DType::F8, DType::F4, DType::I1, DType::U1, DType::I2, DType::U2, DType::I4, DType::U4, DType::I8, DType::U8);
+    const DType t = *rc::gen::element(DType::F8, DType::F4, DType::I1, DType::U1, DType::I2, DType::U2, DType::I4, DType::U4, DType::I8, DType::U8, DType::C16);
     const auto shape = *rc::gen::container<std::vector<size_t>>(*rc::gen::inRange<size_t>(0, 4), rc::gen::inRange<size_t>(0, 6));
     NpyArray a;
     a.dtype = t;
