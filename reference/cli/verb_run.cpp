@@ -37,20 +37,35 @@ int run_run(const RunArgs& args, std::ostream& out) {
   const auto& known = scheme_names();
   if (std::find(known.begin(), known.end(), args.scheme) == known.end())
     throw InputError("scheme '" + args.scheme + "' is not implemented (implemented: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, " +
-                     "ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare; --complex is not yet)");
-  Matrix<double> a, b;
+                     "ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare)");
+  if (args.complex && args.scheme != "ozaki2-int8" && args.scheme != "ozaki2-fp8" && args.scheme != "ozaki2-fp4" &&
+      args.scheme.rfind("ozaki1-", 0) != 0)
+    throw InputError("--complex is implemented for ozaki2-int8, ozaki2-fp8, ozaki2-fp4 (3M) and ozaki1-int8, ozaki1-fp4 (4M), not " + args.scheme);
+  Matrix<double> a, b, a_im, b_im;  // the imaginary parts only with --complex
   std::string source;
   if (!args.a.empty() || !args.b.empty()) {
     if (args.a.empty() || args.b.empty()) throw InputError("--a and --b go together");
-    Operands ops = load_operands(args.a, args.b);
-    a = std::move(ops.a);
-    b = std::move(ops.b);
+    if (args.complex) {
+      ComplexMatrix ca = complex_from_npy(read_npy(args.a), args.a), cb = complex_from_npy(read_npy(args.b), args.b);
+      if (ca.re.cols != cb.re.rows)
+        throw InputError("shapes do not agree: A (" + args.a + ") is " + std::to_string(ca.re.rows) + "x" + std::to_string(ca.re.cols) +
+                         " but B (" + args.b + ") is " + std::to_string(cb.re.rows) + "x" + std::to_string(cb.re.cols));
+      a = std::move(ca.re), a_im = std::move(ca.im), b = std::move(cb.re), b_im = std::move(cb.im);
+    } else {
+      Operands ops = load_operands(args.a, args.b);
+      a = std::move(ops.a);
+      b = std::move(ops.b);
+    }
     source = args.a + ", " + args.b;
   } else {
     Rng rng(args.seed);
     const Distribution d = parse_distribution(args.dist);
     a = random_matrix(args.m, args.k, d, rng);
     b = random_matrix(args.k, args.n, d, rng);
+    if (args.complex) {  // drawn after the real parts, so those match a real run's
+      a_im = random_matrix(args.m, args.k, d, rng);
+      b_im = random_matrix(args.k, args.n, d, rng);
+    }
     source = to_string(d) + ", seed " + std::to_string(args.seed);
   }
   const double volume = double(a.rows) * double(b.cols) * double(a.cols);
@@ -60,6 +75,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
   const bool ozaki2 = args.scheme.rfind("ozaki2-", 0) == 0 || args.scheme == "rare", ozaki1 = args.scheme.rfind("ozaki1-", 0) == 0;
   nlohmann::json options = {{"arch", args.arch}, {"verify", verify_names[static_cast<int>(verify)]}};
   if (!args.op.empty()) options["op"] = args.op;
+  if (args.complex) options["complex"] = true;
   if (ozaki2) {
     const auto variant = ozaki2_variant(args.scheme);
     options["moduli"] = args.moduli                                    ? args.moduli
@@ -87,7 +103,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
     o.crt = schemes::parse_crt(args.crt);
     o.verify = verify;
     o.threads = args.threads;
-    r = schemes::run_ozaki2(a, b, o, trace.get());
+    r = args.complex ? schemes::run_ozaki2_complex(a, a_im, b, b_im, o, trace.get()) : schemes::run_ozaki2(a, b, o, trace.get());
   } else if (ozaki1) {
     if (!args.op.empty()) throw InputError(args.scheme + " takes no --op (it issues the architecture's first choice)");
     schemes::Ozaki1Options o;
@@ -97,7 +113,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
     o.accumulation = schemes::parse_accumulation(args.accumulate);
     o.verify = verify;
     o.threads = args.threads;
-    r = schemes::run_ozaki1(a, b, o, trace.get());
+    r = args.complex ? schemes::run_ozaki1_complex(a, a_im, b, b_im, o, trace.get()) : schemes::run_ozaki1(a, b, o, trace.get());
   } else {
     schemes::Int8OnFp4Options o;
     o.arch = args.arch;
@@ -107,7 +123,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
     r = schemes::run_int8_on_fp4(a, b, o, trace.get());
   }
   if (trace) trace->finish();
-  if (!args.out.empty()) write_npy(args.out, npy_from_matrix(r.c));
+  if (!args.out.empty()) write_npy(args.out, args.complex ? npy_from_complex(r.c, r.c_imag) : npy_from_matrix(r.c));
   bool all_verified = true;
   nlohmann::json stages = nlohmann::json::array();
   for (const auto& s : r.stages) {
@@ -161,6 +177,7 @@ void add_run(CLI::App& app, Action& action) {
   verb->add_option("--verify", args->verify, "none, cheap, full (default: full up to m*n*k = 2^25, else cheap)");
   verb->add_option("--dump", args->dump, "write the trace of every stage into this folder");
   verb->add_option("--out", args->out, "write C (.npy, f8)");
+  verb->add_flag("--complex", args->complex, "complex product: ozaki2-* 3M, ozaki1-* 4M; --a/--b then hold c16 arrays, --out writes c16");
   verb->add_flag("--json", args->json, "one JSON object on standard output");
   verb->add_option("--threads", args->threads, "threads (default: all)");
   verb->callback([args, &action] { action = [args](std::ostream& out) { return run_run(*args, out); }; });

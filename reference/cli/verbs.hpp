@@ -96,6 +96,7 @@ struct RunArgs {
   uint64_t seed = 1;
   std::string mode = "accurate", crt = "exact", verify;  // verify: default by size
   std::string dump, out;
+  bool complex = false;  // ozaki2-* (3M), ozaki1-* (4M)
   bool json = false;
   int threads = 0;
 };

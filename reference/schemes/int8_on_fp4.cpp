@@ -123,7 +123,7 @@ SchemeResult run_int8_on_fp4(const Matrix<double>& a, const Matrix<double>& b, c
   }
   r.c = Matrix<double>(m, n);
   for (size_t x = 0; x < m * n; ++x) r.c.data[x] = c[x];
-  finish_run(r, a, b, true, o.threads, t_start);
+  finish_run(r, a, b, r.c.data, true, o.threads, t_start);
   return r;
 }
 

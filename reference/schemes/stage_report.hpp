@@ -32,6 +32,7 @@ struct StageReport {
 struct SchemeResult {
   std::vector<StageReport> stages;
   Matrix<double> c;
+  Matrix<double> c_imag;  // complex runs: the imaginary part (c is the real part)
   size_t low_precision_gemms = 0;
   bool exactness_conditions = false;  // the scheme's bound held (e.g. sum |A'||B'| < P/2)
   bool exact = false;                 // every stage verified and the conditions held

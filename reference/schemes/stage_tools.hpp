@@ -54,8 +54,16 @@ double nearest_double(const mpz_class& c, int e);
 // True when `got` is the GMP oracle's nearest-even rounding of c * 2^e (the unscale contracts).
 bool is_correct_rounding(const mpz_class& c, int e, double got);
 
-// Closes a run: the accuracy against the exact product, `exact`, the total time.
-void finish_run(SchemeResult& r, const Matrix<double>& a, const Matrix<double>& b, bool reconstruction_exact,
-                int threads, std::chrono::steady_clock::time_point start);
+// Closes a run: the accuracy of `computed` (row-major, the shape of A B) against the exact product
+// A B, `exact`, the total time.
+void finish_run(SchemeResult& r, const Matrix<double>& a, const Matrix<double>& b, const std::vector<double>& computed,
+                bool reconstruction_exact, int threads, std::chrono::steady_clock::time_point start);
+
+// A complex product as one real product: [A_re -A_im; A_im A_re] [B_re; B_im] = [Re C; Im C].
+struct StackedComplex {
+  Matrix<double> a, b;
+};
+StackedComplex stack_complex(const Matrix<double>& a_re, const Matrix<double>& a_im, const Matrix<double>& b_re,
+                             const Matrix<double>& b_im);
 
 }  // namespace ozref::schemes

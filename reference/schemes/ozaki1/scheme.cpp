@@ -181,7 +181,26 @@ SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const 
       }
     if (trace) trace->add("unscale", "c", stage_array(DType::F8, {m, n}, r.c.data));
   }
-  finish_run(r, a, b, exact, o.threads, t_start);
+  finish_run(r, a, b, r.c.data, exact, o.threads, t_start);
+  return r;
+}
+
+SchemeResult run_ozaki1_complex(const Matrix<double>& a_re, const Matrix<double>& a_im, const Matrix<double>& b_re,
+                                const Matrix<double>& b_im, const Ozaki1Options& o, TraceWriter* trace) {
+  const std::string name = scheme_name(o.variant);
+  if (a_re.rows != a_im.rows || a_re.cols != a_im.cols || b_re.rows != b_im.rows || b_re.cols != b_im.cols)
+    throw InputError(name + ": real and imaginary parts differ in shape");
+  if (a_re.cols != b_re.rows) throw InputError(name + ": A is " + std::to_string(a_re.rows) + "x" + std::to_string(a_re.cols) +
+                                               " but B is " + std::to_string(b_re.rows) + "x" + std::to_string(b_re.cols));
+  const StackedComplex s = stack_complex(a_re, a_im, b_re, b_im);
+  SchemeResult r = run_ozaki1(s.a, s.b, o, trace);
+  const size_t m = a_re.rows, n = b_re.cols;
+  Matrix<double> re(m, n), im(m, n);
+  std::copy_n(r.c.data.begin(), m * n, re.data.begin());
+  std::copy_n(r.c.data.begin() + static_cast<long>(m * n), m * n, im.data.begin());
+  r.c = std::move(re);
+  r.c_imag = std::move(im);
+  r.low_precision_gemms *= 4;  // each stacked GEMM is four m x k x n products
   return r;
 }
 

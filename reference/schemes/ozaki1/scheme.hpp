@@ -34,4 +34,13 @@ struct Ozaki1Options {
 // width fits, K >= 2^29; fp4: K > 116509, the bound for exact FP4 digit GEMMs).
 SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const Ozaki1Options& options, TraceWriter* trace);
 
+// The complex product (4M): the real scheme on [A_re -A_im; A_im A_re] [B_re; B_im] = [Re C; Im C],
+// so every slice GEMM covers the four products A_re B_re, -A_im B_im, A_im B_re, A_re B_im (K
+// doubled: the real and imaginary contributions share an INT32 accumulator, and the slice width
+// is chosen for 2K). Rows are scaled on the larger of the real and imaginary magnitudes. Stages
+// and trace are those of the stacked real run; low_precision_gemms counts m x k x n products (4
+// per slice pair). Result: c and c_imag.
+SchemeResult run_ozaki1_complex(const Matrix<double>& a_re, const Matrix<double>& a_im, const Matrix<double>& b_re,
+                                const Matrix<double>& b_im, const Ozaki1Options& options, TraceWriter* trace);
+
 }  // namespace ozref::schemes

@@ -44,4 +44,13 @@ size_t ozaki2_max_k(Ozaki2Variant v);
 SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const Ozaki2Options& options,
                         TraceWriter* trace);
 
+// The complex product (3M): per modulus the residue products A_re B_re, A_im B_im and
+// (A_re + A_im)(B_re + B_im) (the sums formed in residue arithmetic), combined modulo m into
+// Re = T1 - T2 and Im = T3 - T1 - T2 (the `complex` stage), then CRT and unscale for both.
+// Rows and columns are scaled on the magnitudes |re| + |im|; the exactness condition is
+// sum (|A'_re| + |A'_im|)(|B'_re| + |B'_im|) < P/2. Result: c (real part) and c_imag; accuracy
+// against the exact complex product. Not for rare (fp64-emu has no complex path).
+SchemeResult run_ozaki2_complex(const Matrix<double>& a_re, const Matrix<double>& a_im, const Matrix<double>& b_re,
+                                const Matrix<double>& b_im, const Ozaki2Options& options, TraceWriter* trace);
+
 }  // namespace ozref::schemes

@@ -1,0 +1,266 @@
+// The modular stages of the Ozaki-II pipeline: residues, split, gemm, reduce/recombine, and the
+// 3M combination of a complex run.
+#include <omp.h>
+
+#include <cmath>
+
+#include "schemes/common/residue.hpp"
+#include "schemes/ozaki2/rare.hpp"
+#include "schemes/ozaki2/stages.hpp"
+#include "schemes/stage_tools.hpp"
+
+namespace ozref::schemes::ozaki2 {
+namespace {
+
+const char* plane_name(size_t planes, size_t p) {
+  static const char* names[] = {"re", "im", "re+im"};
+  return planes == 1 ? "" : names[p];
+}
+
+// A' mod m for an integer held in a double, apart from the extraction under test: int64
+// remainders below 2^63 (where the bound keeps the scaled integers), fmod above.
+int64_t remainder_of(double v, int64_t m) {
+  return std::fabs(v) < 0x1p63 ? int64_t(v) % m : int64_t(std::fmod(v, double(m)));
+}
+
+// Row-major product of two residue planes, reduced: the independent side of the full checks.
+void plane_product(const int16_t* a, const int16_t* b, size_t m, size_t k, size_t n, std::vector<int64_t>& out) {
+  out.assign(m * n, 0);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t kk = 0; kk < k; ++kk) {
+      const int64_t x = a[i * k + kk];
+      for (size_t j = 0; j < n; ++j) out[i * n + j] += x * b[kk * n + j];
+    }
+}
+
+}  // namespace
+
+Planes residues(Context& c, const Converted& x) {
+  const size_t N = c.N, ma = c.m * c.k, mb = c.k * c.n;
+  const bool complex = x.a.size() == 2;
+  Planes p;
+  p.count = complex ? 3 : 1;
+  p.a.resize(N * p.count * ma);
+  p.b.resize(N * p.count * mb);
+  StageClock clock(c.r, "residues", c.cheap);
+#pragma omp parallel for schedule(static) num_threads(c.threads)
+  for (size_t t = 0; t < N; ++t) {
+    const int64_t m = c.moduli[t];
+    // rare: fp64-emu's three-limb extraction; the others: from the double's bits.
+    auto residue = [&](double v) {
+      return int16_t(c.rare ? rare::limb_residue(v, x.bits_eff, m) : balanced_residue_of_integer(v, m));
+    };
+    auto fill = [&](const std::vector<Matrix<double>>& parts, std::vector<int16_t>& out, size_t count) {
+      int16_t* base = &out[t * p.count * count];
+      for (size_t s = 0; s < parts.size(); ++s)
+        for (size_t v = 0; v < count; ++v) base[s * count + v] = residue(parts[s].data[v]);
+      if (complex)  // the re + im plane, formed in residue arithmetic as a kernel would
+        for (size_t v = 0; v < count; ++v) base[2 * count + v] = int16_t(balanced_residue(int64_t(base[v]) + base[count + v], m));
+    };
+    fill(x.a, p.a, ma);
+    fill(x.b, p.b, mb);
+  }
+  if (c.cheap) {
+    // Contract: every plane in the balanced range and congruent to its integer (re + im: to the
+    // sum of the two integers).
+    auto check = [&](const std::vector<Matrix<double>>& parts, const std::vector<int16_t>& res, size_t count, const char* name) {
+#pragma omp parallel for schedule(static) num_threads(c.threads)
+      for (size_t t = 0; t < N; ++t) {
+        const int64_t m = c.moduli[t];
+        for (size_t pl = 0; pl < p.count; ++pl)
+          for (size_t v = 0; v < count; ++v) {
+            const int64_t got = res[(t * p.count + pl) * count + v];
+            const int64_t rem = pl < 2 ? remainder_of(parts[pl].data[v], m)
+                                       : remainder_of(parts[0].data[v], m) + remainder_of(parts[1].data[v], m);
+            if (got < -(m / 2) || got > (m - 1) / 2 || (rem - got) % m != 0) {
+#pragma omp critical(residue_violation)
+              clock.report().violate(std::string(name) + " " + plane_name(p.count, pl) + " residue " + std::to_string(got) +
+                                     " at " + std::to_string(v) + " mod " + std::to_string(m));
+            }
+          }
+      }
+    };
+    check(x.a, p.a, ma, "A'");
+    check(x.b, p.b, mb, "B'");
+  }
+  if (c.trace) {
+    std::vector<size_t> sa = {N, c.m, c.k}, sb = {N, c.k, c.n};
+    if (complex) sa.insert(sa.begin() + 1, 3), sb.insert(sb.begin() + 1, 3);
+    if (c.int8) {
+      c.trace->add("residues", "a", stage_array(DType::I1, sa, std::vector<int8_t>(p.a.begin(), p.a.end())));
+      c.trace->add("residues", "b", stage_array(DType::I1, sb, std::vector<int8_t>(p.b.begin(), p.b.end())));
+    } else {
+      c.trace->add("residues", "a", stage_array(DType::I2, sa, p.a));
+      c.trace->add("residues", "b", stage_array(DType::I2, sb, p.b));
+    }
+  }
+  return p;
+}
+
+std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::vector<std::pair<size_t, size_t>>& pairs,
+                                      const Converted& x, std::vector<int64_t>& correction) {
+  const size_t N = c.N, m = c.m, k = c.k, n = c.n, P = p.count, Q = pairs.size();
+  SchemeResult& r = c.r;
+  // split: limb matrices in the order (modulus, limb, plane); limb_base[t] is a modulus's first limb.
+  std::vector<size_t> limb_base(N + 1, 0), term_base(N + 1, 0);
+  for (size_t t = 0; t < N; ++t) {
+    limb_base[t + 1] = limb_base[t] + c.products[t]->limbs();
+    term_base[t + 1] = term_base[t] + c.products[t]->terms().size();
+  }
+  const size_t L = limb_base[N];
+  std::vector<int8_t> la(L * P * m * k), lb(L * P * k * n);
+  auto limb_plane = [&](size_t t, size_t limb, size_t plane) { return (limb_base[t] + limb) * P + plane; };
+  {
+    std::unique_ptr<StageClock> clock = c.int8 ? nullptr : std::make_unique<StageClock>(r, "split", c.cheap);
+    auto split_all = [&](const std::vector<int16_t>& res, std::vector<int8_t>& limbs, size_t count, const char* name) {
+      int8_t l[4];
+      for (size_t t = 0; t < N; ++t)
+        for (size_t pl = 0; pl < P; ++pl)
+          for (size_t v = 0; v < count; ++v) {
+            const int32_t value = res[(t * P + pl) * count + v];
+            c.products[t]->split(value, l);
+            for (size_t q = 0; q < c.products[t]->limbs(); ++q) {
+              limbs[limb_plane(t, q, pl) * count + v] = l[q];
+              if (clock && c.cheap && !c.lowp.representable(l[q]))
+                clock->report().violate(std::string(name) + " limb " + std::to_string(l[q]) + " has no exact " + to_string(c.family.format) + " encoding");
+            }
+            if (clock && c.cheap) {
+              const std::string why = c.products[t]->check_split(value, l);
+              if (!why.empty()) clock->report().violate(std::string(name) + " " + c.products[t]->name() + ": " + why);
+            }
+          }
+    };
+    split_all(p.a, la, m * k, "A");
+    split_all(p.b, lb, k * n, "B");
+    if (clock && c.trace) {
+      c.trace->add("split", "a", stage_array(DType::I1, {L * P, m, k}, la));
+      c.trace->add("split", "b", stage_array(DType::I1, {L * P, k, n}, lb));
+    }
+  }
+  // gemm: in the order (modulus, plane product, term).
+  const size_t G = term_base[N] * Q;
+  auto gemm_index = [&](size_t t, size_t q, size_t g) { return term_base[t] * Q + q * c.products[t]->terms().size() + g; };
+  std::vector<uint32_t> cg(G * m * n), corr_raw(c.rare ? 2 * m * n : 0);
+  {
+    StageClock clock(r, "gemm", c.full);
+    for (size_t t = 0; t < N; ++t)
+      for (size_t q = 0; q < Q; ++q)
+        for (size_t g = 0; g < c.products[t]->terms().size(); ++g) {
+          const ProductTerm& term = c.products[t]->terms()[g];
+          const int8_t* a_op = &la[limb_plane(t, term.a_limb, pairs[q].first) * m * k];
+          const int8_t* b_op = &lb[limb_plane(t, term.b_limb, pairs[q].second) * k * n];
+          const std::vector<uint32_t> d = c.lowp.run(m, n, k, a_op, b_op, c.threads);
+          std::copy(d.begin(), d.end(), cg.begin() + static_cast<long>(gemm_index(t, q, g) * m * n));
+          ++r.low_precision_gemms;
+          if (!c.full) continue;
+          std::string label = "modulus " + std::to_string(c.moduli[t]);
+          if (Q > 1) label += std::string(" product ") + plane_name(P, pairs[q].first);
+          label += " GEMM " + std::to_string(g) + " (limbs " + std::to_string(term.a_limb) + "x" + std::to_string(term.b_limb) + ")";
+          const size_t wrong = check_lowp_gemm(c.lowp, m, n, k, a_op, b_op, d, label, clock.report());
+          if (wrong) clock.report().note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
+        }
+    if (c.rare) {
+      // The two correction GEMMs hi7_A q7_B and q7_A hi7_B (INT8, exact: K 127^2 < 2^31).
+      const int8_t* ops[2][2] = {{x.hi_a.data(), x.q_b.data()}, {x.q_a.data(), x.hi_b.data()}};
+      correction.assign(m * n, 0);
+      for (size_t e = 0; e < 2; ++e) {
+        const std::vector<uint32_t> d = c.lowp.run(m, n, k, ops[e][0], ops[e][1], c.threads);
+        for (size_t v = 0; v < m * n; ++v) correction[v] += static_cast<int32_t>(d[v]);
+        std::copy(d.begin(), d.end(), corr_raw.begin() + static_cast<long>(e * m * n));
+        ++r.low_precision_gemms;
+        if (c.full) check_lowp_gemm(c.lowp, m, n, k, ops[e][0], ops[e][1], d, e ? "correction q7_A hi7_B" : "correction hi7_A q7_B", clock.report());
+      }
+    }
+    if (c.trace) {
+      c.trace->add("gemm", "c", stage_array(c.int8 ? DType::I4 : DType::F4, {G, m, n}, cg));
+      if (c.rare) c.trace->add("gemm", "correction", stage_array(DType::I4, {2, m, n}, corr_raw));
+    }
+  }
+  // reduce / recombine: the balanced residue of each plane product, (N, Q, m, n).
+  std::vector<int16_t> cr(N * Q * m * n);
+  {
+    StageClock clock(r, c.int8 ? "reduce" : "recombine", c.cheap);
+    std::vector<int64_t> outs(4), exact;
+    for (size_t t = 0; t < N; ++t) {
+      const ModularProduct& mp = *c.products[t];
+      const int64_t mod = mp.modulus();
+      const size_t terms = mp.terms().size();
+      for (size_t q = 0; q < Q; ++q) {
+        int16_t* out = &cr[(t * Q + q) * m * n];
+        for (size_t v = 0; v < m * n; ++v) {
+          for (size_t g = 0; g < terms; ++g) outs[g] = c.lowp.integer_output(cg[gemm_index(t, q, g) * m * n + v]);
+          const int32_t value = mp.combine(outs.data());
+          out[v] = int16_t(value);
+          if (!c.cheap) continue;
+          // Contract (cheap): balanced and congruent to the weighted sum of the GEMM outputs.
+          int64_t sum = 0;
+          bool integral = true;
+          for (size_t g = 0; g < terms; ++g) {
+            integral = integral && outs[g] != kNotInteger;
+            sum += mp.terms()[g].weight * (outs[g] % mod);
+          }
+          if (!integral || value < -(mod / 2) || value > (mod - 1) / 2 || (sum - value) % mod != 0)
+            clock.report().violate(mp.name() + " C" + index3(t, v / n, v % n) + ": residue " + std::to_string(value) +
+                                   (integral ? " is not the weighted sum of the GEMM outputs mod m" : " from a non-integer GEMM output"));
+        }
+        if (!c.full) continue;
+        // Contract (full): equal to the residue of the product of the two residue planes,
+        // computed straight from the residues (not from the limbs or the GEMM outputs).
+        plane_product(&p.a[(t * P + pairs[q].first) * m * k], &p.b[(t * P + pairs[q].second) * k * n], m, k, n, exact);
+        for (size_t v = 0; v < m * n; ++v)
+          if (balanced_residue(exact[v], mod) != out[v])
+            clock.report().violate(mp.name() + " C" + index3(t, v / n, v % n) + " = " + std::to_string(out[v]) +
+                                   ", the product of the residues is " + std::to_string(balanced_residue(exact[v], mod)));
+      }
+    }
+    if (c.trace) {
+      std::vector<size_t> shape = {N, m, n};
+      if (Q > 1) shape.insert(shape.begin() + 1, Q);
+      if (c.int8) c.trace->add("reduce", "c", stage_array(DType::I1, shape, std::vector<int8_t>(cr.begin(), cr.end())));
+      else c.trace->add("recombine", "c", stage_array(DType::I2, shape, cr));
+    }
+  }
+  return cr;
+}
+
+std::vector<int16_t> combine_3m(Context& c, const Planes& p, const std::vector<int16_t>& products) {
+  const size_t N = c.N, m = c.m, k = c.k, n = c.n, mn = m * n;
+  std::vector<int16_t> out(N * 2 * mn);
+  StageClock clock(c.r, "complex", c.full);
+  std::vector<int64_t> rr, ii, ri, ir;
+  for (size_t t = 0; t < N; ++t) {
+    const int64_t mod = c.moduli[t];
+    const int16_t* t1 = &products[(t * 3 + 0) * mn];
+    const int16_t* t2 = &products[(t * 3 + 1) * mn];
+    const int16_t* t3 = &products[(t * 3 + 2) * mn];
+    for (size_t v = 0; v < mn; ++v) {
+      out[(t * 2 + 0) * mn + v] = int16_t(balanced_residue(int64_t(t1[v]) - t2[v], mod));
+      out[(t * 2 + 1) * mn + v] = int16_t(balanced_residue(int64_t(t3[v]) - t1[v] - t2[v], mod));
+    }
+    if (!c.full) continue;
+    // Contract (full): the residues of Re = A_re B_re - A_im B_im and Im = A_re B_im + A_im B_re,
+    // computed with the four products straight from the re and im residue planes (4M, not 3M).
+    const int16_t* are = &p.a[(t * 3 + 0) * m * k];
+    const int16_t* aim = &p.a[(t * 3 + 1) * m * k];
+    const int16_t* bre = &p.b[(t * 3 + 0) * k * n];
+    const int16_t* bim = &p.b[(t * 3 + 1) * k * n];
+    plane_product(are, bre, m, k, n, rr);
+    plane_product(aim, bim, m, k, n, ii);
+    plane_product(are, bim, m, k, n, ri);
+    plane_product(aim, bre, m, k, n, ir);
+    for (size_t v = 0; v < mn; ++v) {
+      const int32_t want_re = balanced_residue(rr[v] - ii[v], mod), want_im = balanced_residue(ri[v] + ir[v], mod);
+      if (out[(t * 2) * mn + v] != want_re || out[(t * 2 + 1) * mn + v] != want_im)
+        clock.report().violate("modulus " + std::to_string(mod) + " C" + index3(t, v / n, v % n) + " = (" +
+                                  std::to_string(out[(t * 2) * mn + v]) + ", " + std::to_string(out[(t * 2 + 1) * mn + v]) +
+                                  "), the 4M residues are (" + std::to_string(want_re) + ", " + std::to_string(want_im) + ")");
+    }
+  }
+  if (c.trace) {
+    if (c.int8) c.trace->add("complex", "c", stage_array(DType::I1, {N, 2, m, n}, std::vector<int8_t>(out.begin(), out.end())));
+    else c.trace->add("complex", "c", stage_array(DType::I2, {N, 2, m, n}, out));
+  }
+  return out;
+}
+
+}  // namespace ozref::schemes::ozaki2
