@@ -100,3 +100,31 @@ TEST_CASE("rare: at least 52 correct bits (max norm) on randn and phi data, as f
     REQUIRE(r.accuracy.correct_bits_maxnorm >= 52.0);
   }
 }
+
+TEST_CASE("rare regression (fuzz_run): a sum of squares that overflows FP64 skips fp64-emu's gain and leaves the CRT range, reported", "[schemes]") {
+  // Found by fuzz_run (fuzz/corpus/run/regression-rare-sum-of-squares-overflow). fp64-emu sets
+  // lg = +inf for a line whose sum of squares is not finite and then skips the global gain
+  // (g = 0, bits_eff = 53): with K = 3 its plan gives 13 moduli (101.6 bits), far below the
+  // 2 * 53 + log2 3 bits the products need. The round stage must report the CRT bound and the
+  // run must not claim exactness; the result is indeed wrong.
+  Matrix<double> a(2, 3, 0.0), b(3, 2, 0.0);
+  for (size_t k = 0; k < 3; ++k) {
+    a(0, k) = 0.75 - 0.25 * double(k), a(1, k) = 1.0 + double(k);
+    b(k, 0) = 1e200 * (1.0 + double(k));  // (1e200)^2 overflows
+    b(k, 1) = 0.5;
+  }
+  Ozaki2Options o;
+  o.variant = Ozaki2Variant::Rare;
+  const SchemeResult r = run_ozaki2(a, b, o, nullptr);
+  const StageReport& round = r.stages[1];
+  REQUIRE(round.name == "round");
+  REQUIRE(round.violations == 1);
+  REQUIRE(round.first_violation.find("CRT bound") != std::string::npos);
+  REQUIRE_FALSE(r.exactness_conditions);
+  REQUIRE_FALSE(r.exact);
+  REQUIRE(r.accuracy.bit_identical < r.accuracy.elements);
+  for (size_t s = 2; s < r.stages.size(); ++s) {
+    INFO(r.stages[s].name);
+    REQUIRE(r.stages[s].verified());  // every other contract still holds: only the range is lost
+  }
+}
