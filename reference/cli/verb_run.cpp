@@ -172,7 +172,7 @@ void add_run(CLI::App& app, Action& action) {
   verb->add_option("--b", args->b, "B from a .npy file");
   verb->add_option("--dist", args->dist, "randn, uniform, phi:X, integers:R")->capture_default_str();
   verb->add_option("--seed", args->seed, "PRNG seed of the generated data")->capture_default_str();
-  verb->add_option("--mode", args->mode, "ozaki2-*: scaling: fast (Cauchy-Schwarz) or accurate (one extra low-precision GEMM)")->capture_default_str();
+  verb->add_option("--mode", args->mode, "ozaki2-*: scaling: fast (Cauchy-Schwarz), accurate (one extra low-precision GEMM), gemmul8-fast (GEMMul8's own formula)")->capture_default_str();
   verb->add_option("--crt", args->crt, "reconstruction: exact, garner, dd")->capture_default_str();
   verb->add_option("--verify", args->verify, "none, cheap, full (default: full up to m*n*k = 2^25, else cheap)");
   verb->add_option("--dump", args->dump, "write the trace of every stage into this folder");

@@ -8,6 +8,7 @@
 #include "cli/verbs.hpp"
 #include "common/distributions.hpp"
 #include "common/error.hpp"
+#include "schemes/ozaki2/gemmul8_fast.hpp"
 #include "schemes/ozaki2/scheme.hpp"
 #include "support.hpp"
 
@@ -115,4 +116,34 @@ TEST_CASE("ozaki2-int8: traces are written, identical runs diff clean, a changed
   CHECK(changed.str().find("stage 'gemm', array 'c'") != std::string::npos);
   CHECK(changed.str().find("1 elements differ; first at [0, 3, 7]") != std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ozaki2-int8 --mode gemmul8-fast: GEMMul8's shift formula, its CRT overflow on small data reported", "[schemes]") {
+  // Hand evaluation of the formula (gemmul8_fast.hpp) for 14 moduli, log2P_14 = RD(log2(P-1)/2 - 0.5):
+  //   v = 4: e = 2, f = 1, l = 2; x = RD(log2P - 2) - 2 = 50.58..; shift = 50 - ilogb(1.5) = 50.
+  //   v = 3: e = 1, f = 1.5, l = 0.5 log2 1.5 + 1 = 1.29..; x = 51.28..; shift = 51 - ilogb(0.3) = 53.
+  const float log2p = gemmul8_log2p(std::log2(1.4514553294160867e33));  // P(14) - 1 = 1451455329416086687492492043070719
+  REQUIRE(std::fabs(log2p - 54.5805f) < 1e-3f);
+  CHECK(gemmul8_fast_shift(1.5, 4.0, log2p) == 50);
+  CHECK(gemmul8_fast_shift(0.3, 3.0, log2p) == 53);
+  CHECK(gemmul8_fast_shift(0.0, 0.0, log2p) == 0);
+  // Non-negative data below 2^-6: the shift counts the row's scale twice and the CRT range is
+  // lost; the truncate stage reports it and the run is not exact. The scale-invariant fast mode
+  // stays exact on the same data.
+  Rng rng(test::seed() + 60);
+  Matrix<double> a = random_matrix(6, 512, {Distribution::Uniform, 0}, rng), b = random_matrix(512, 5, {Distribution::Uniform, 0}, rng);
+  for (double& x : a.data) x = std::ldexp(std::fabs(x), -10);
+  for (double& x : b.data) x = std::ldexp(std::fabs(x), -10);
+  Ozaki2Options o;
+  o.moduli = 14;
+  o.mode = ScalingMode::Gemmul8Fast;
+  const SchemeResult bad = run_ozaki2(a, b, o, nullptr);
+  REQUIRE(bad.stages[1].name == "truncate");
+  REQUIRE(bad.stages[1].first_violation.find("CRT bound") != std::string::npos);
+  REQUIRE_FALSE(bad.exact);
+  REQUIRE(bad.accuracy.correct_bits_maxnorm < 10);
+  o.mode = ScalingMode::Fast;
+  const SchemeResult good = run_ozaki2(a, b, o, nullptr);
+  REQUIRE(good.exact);
+  REQUIRE(good.accuracy.correct_bits_maxnorm > 40);
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "schemes/ozaki2/gemmul8_fast.hpp"
 
 namespace ozref::schemes {
 namespace {
@@ -80,16 +81,38 @@ Scaling accurate(const Matrix<double>& a, const Matrix<double>& b, long double L
   return s;
 }
 
+// GEMMul8's fast mode: its shift formula on each line's max and sum of squares (summed upward,
+// as its __Tadd_ru reduction).
+Scaling gemmul8(const Matrix<double>& a, const Matrix<double>& b, long double L) {
+  // L = log2 P - 2; GEMMul8's table entry is RD(log2(P - 1) / 2 - 0.5) (P - 1 and P agree here).
+  const float log2p = gemmul8_log2p(static_cast<double>(L + 2));
+  auto line = [&](const double* x, size_t count, size_t stride) {
+    double mx = 0, ss = 0;
+    for (size_t i = 0; i < count; ++i) {
+      mx = std::max(mx, std::fabs(x[i * stride]));
+      const double sq = x[i * stride] * x[i * stride], sum = ss + sq;
+      ss = (sum - ss < sq || sum - sq < ss) ? std::nextafter(sum, HUGE_VAL) : sum;  // an upper bound, as round-up adds
+    }
+    return gemmul8_fast_shift(mx, ss, log2p);
+  };
+  Scaling s;
+  for (size_t i = 0; i < a.rows; ++i) s.row_shift.push_back(line(&a.data[i * a.cols], a.cols, 1));
+  for (size_t j = 0; j < b.cols; ++j) s.col_shift.push_back(line(&b.data[j], b.rows, b.cols));
+  return s;
+}
+
 }  // namespace
 
 ScalingMode parse_scaling(const std::string& name) {
   if (name == "fast") return ScalingMode::Fast;
   if (name == "accurate") return ScalingMode::Accurate;
-  throw InputError("unknown --mode '" + name + "' (known: fast, accurate)");
+  if (name == "gemmul8-fast") return ScalingMode::Gemmul8Fast;
+  throw InputError("unknown --mode '" + name + "' (known: fast, accurate, gemmul8-fast)");
 }
 
 Scaling choose_scaling(const Matrix<double>& a, const Matrix<double>& b, double log2_bound, ScalingMode mode,
                        const LowpGemm& bound_gemm, int threads) {
+  if (mode == ScalingMode::Gemmul8Fast) return gemmul8(a, b, log2_bound);
   return mode == ScalingMode::Fast ? fast(a, b, log2_bound) : accurate(a, b, log2_bound, bound_gemm, threads);
 }
 

@@ -7,7 +7,9 @@
 //             into S), C_hi = |A|'|B|' through the MMA model, then s_i, t_j from C_hi's row and
 //             column maxima. The GEMM is exact wherever the scheme's own GEMMs are (its
 //             operands are no larger); the scale stage checks it.
-// Both are invariant under power-of-two scaling of rows and columns (unlike GEMMul8's fast mode).
+//   gemmul8-fast: GEMMul8's own fast-mode shift (gemmul8_fast.hpp), to reproduce its behaviour;
+//             not scale-invariant, and it can leave the CRT range (the truncate stage says so).
+// fast and accurate are invariant under power-of-two scaling of rows and columns.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -18,7 +20,7 @@
 
 namespace ozref::schemes {
 
-enum class ScalingMode { Fast, Accurate };
+enum class ScalingMode { Fast, Accurate, Gemmul8Fast };
 ScalingMode parse_scaling(const std::string& name);
 
 struct Scaling {
