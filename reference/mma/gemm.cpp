@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "common/error.hpp"
 #include "mma/exact_regime.hpp"
@@ -49,14 +50,28 @@ bool fast_path_applies(const InstructionSpec& s, const GemmOperands& x) {
 }
 
 std::vector<uint32_t> gemm(const InstructionSpec& s, const GemmOperands& x, const GemmOptions& options) {
+  std::vector<uint32_t> d(x.m * x.n);
+  gemm_into(s, x, d, options);
+  return d;
+}
+
+void gemm_into(const InstructionSpec& s, const GemmOperands& x, std::span<uint32_t> d, const GemmOptions& options) {
   check_sizes(s, x);
-  std::vector<uint32_t> d(x.m * x.n, 0xDEADBEEFu);  // canary: every element must be written
+  if (d.size() != x.m * x.n) throw std::logic_error("gemm_into: D has " + std::to_string(d.size()) + " elements, not m * n");
+  // Canary: every element must be written (filled by all threads: a single-threaded fill of a
+  // large D costs several percent of an INT8 GEMM).
+  const int fill_threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+#pragma omp parallel for schedule(static) num_threads(fill_threads)
+  for (size_t i = 0; i < d.size(); ++i) d[i] = 0xDEADBEEFu;
   if (options.allow_fast_path && fast_path_applies(s, x)) {
     int8_gemm_wrapping({x.m, x.n, x.k, s.a_signed, s.b_signed}, x.a, x.b, x.c, d, options.threads);
-    return d;
+    return;
   }
   if (options.allow_fast_path)
-    if (auto exact = exact_regime_gemm(s, x, options.threads)) return std::move(*exact);
+    if (auto exact = exact_regime_gemm(s, x, options.threads)) {
+      std::copy(exact->begin(), exact->end(), d.begin());
+      return;
+    }
   const size_t steps = x.k / size_t(s.k), row = bytes_for(s, x.k), step_bytes = operand_bytes(s);
   const size_t scales = s.kind == Kind::BlockScaled ? x.k / size_t(s.scale_block) : 0, step_scales = scale_bytes(s);
   const int saved = omp_get_max_threads();
@@ -79,7 +94,6 @@ std::vector<uint32_t> gemm(const InstructionSpec& s, const GemmOperands& x, cons
       d[i * x.n + j] = acc;
     }
   omp_set_num_threads(saved);
-  return d;
 }
 
 }  // namespace ozref::mma

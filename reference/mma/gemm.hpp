@@ -28,6 +28,10 @@ struct GemmOptions {
 
 // D (m x n, row-major bit patterns). InputError when sizes do not fit the instruction.
 std::vector<uint32_t> gemm(const InstructionSpec& spec, const GemmOperands& x, const GemmOptions& options = {});
+// The same into caller memory (m x n elements, pre-filled with a canary here), for callers that
+// run many GEMMs: a fresh multi-megabyte result costs first-touch page faults comparable to the
+// GEMM itself (docs/results.md).
+void gemm_into(const InstructionSpec& spec, const GemmOperands& x, std::span<uint32_t> d, const GemmOptions& options = {});
 
 // Whether gemm() would take a fast path for these operands (for reports and tests).
 bool fast_path_applies(const InstructionSpec& spec, const GemmOperands& x);

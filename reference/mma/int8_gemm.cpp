@@ -16,121 +16,167 @@ std::atomic<bool> g_portable{false};
 // difference is corrected exactly (mod 2^32):
 //   a_s = a_u - 128 (a_u = a_s ^ 0x80),  b_u = b_s + 128 (b_s = b_u ^ 0x80)
 //   sum a*b = sum a' * b' + corrections from row sums of A and column sums of B.
+// Both are packed so that the kernel reads them in order: A in panels of kRows rows,
+// [m/kRows][kp/4][kRows][4 bytes]; B in panels of kCols columns, [kp/4][kCols][4 bytes] each.
+constexpr size_t kRows = 6;    // rows per micro-kernel: 6 rows x 4 zmm accumulators
+constexpr size_t kCols = 64;   // columns per B panel (4 zmm of 16 int32)
+constexpr size_t kBlockQ = 64;  // K block, in groups of 4: the B block (16 KB) and A block (1.5 KB) stay in L1
+
 struct Prepared {
-  std::vector<uint8_t> a;          // m x kp, u8
-  std::vector<int8_t> b;           // packed: [n/32 panels][kp/4][32 columns][4 bytes]
+  std::vector<uint8_t> a;          // packed A
   std::vector<int32_t> row_term;   // added per row
-  std::vector<int32_t> col_term;   // added per column
-  size_t kp = 0, np = 0;
+  size_t kp = 0, mp = 0, np = 0;
 };
 
-Prepared prepare(const Int8GemmShape& s, std::span<const uint8_t> a, std::span<const uint8_t> b) {
-  Prepared p;
+// Sums of a row (column) of bytes read as signed or unsigned, mod 2^32 (vectorisable loops).
+uint32_t byte_sum(const uint8_t* x, size_t n, bool sgn) {
+  int32_t total = 0;
+  if (sgn) for (size_t k = 0; k < n; ++k) total += int8_t(x[k]);
+  else for (size_t k = 0; k < n; ++k) total += x[k];
+  return uint32_t(total);  // |total| <= 255 * n < 2^31 for n < 2^23
+}
+
+// One row (column) into its panel: 4 bytes per group of k, `width` rows (columns) per group,
+// each byte XORed with `flip`.
+void pack(const uint8_t* src, size_t k, uint8_t flip, uint8_t* panel, size_t width) {
+  const uint32_t flip4 = flip * 0x01010101u;
+  for (size_t kq = 0; kq < k / 4; ++kq) {
+    uint32_t word;
+    __builtin_memcpy(&word, src + 4 * kq, 4);
+    word ^= flip4;
+    __builtin_memcpy(panel + kq * 4 * width, &word, 4);
+  }
+  for (size_t kk = k / 4 * 4; kk < k; ++kk) panel[(kk / 4) * 4 * width + kk % 4] = uint8_t(src[kk] ^ flip);
+}
+
+// The kCols-column panel `panel` of B into `out` (kp * kCols bytes) and its column corrections:
+// A made unsigned (a' = a + 128) when A is signed: sum a*b' = sum a'*b' - 128 * sum b', with
+// sum b' = sum b (B signed) or sum b - 128 k (B unsigned).
+void pack_b_panel(const Int8GemmShape& s, std::span<const uint8_t> b, size_t kp, size_t panel, int8_t* out,
+                  uint32_t* col_term) {
+  const uint8_t fb = s.b_signed ? 0 : 0x80;
+  const size_t cols = std::min<size_t>(kCols, s.n - panel * kCols);
+  if (cols < kCols || kp != s.k) std::fill(out, out + kp * kCols, 0);  // padding: the value 0
+  for (size_t jj = 0; jj < kCols; ++jj) col_term[jj] = 0;
+  for (size_t jj = 0; jj < cols; ++jj) {
+    const uint8_t* src = &b[(panel * kCols + jj) * s.k];
+    pack(src, s.k, fb, reinterpret_cast<uint8_t*>(out) + jj * 4, kCols);
+    if (s.a_signed) col_term[jj] = 0u - 128u * (byte_sum(src, s.k, s.b_signed) - (s.b_signed ? 0u : uint32_t(128 * s.k)));
+  }
+}
+
+// The packed operands live in buffers kept per calling thread and reused, so that a scheme's many
+// GEMMs of one shape do not pay fresh pages (first-touch faults cost as much as the packing).
+const Prepared& prepare(const Int8GemmShape& s, std::span<const uint8_t> a) {
+  static thread_local Prepared buffers;
+  Prepared& p = buffers;  // a plain reference: inside the parallel loop the name `buffers` would
+                          // resolve to each worker's own thread_local
   p.kp = (s.k + 3) / 4 * 4;
-  p.np = (s.n + 31) / 32 * 32;
-  p.a.assign(s.m * p.kp, s.a_signed ? 0x80 : 0);  // padding holds the value 0 in the shifted form
-  p.b.assign(p.np * p.kp, 0);
+  p.mp = (s.m + kRows - 1) / kRows * kRows;
+  p.np = (s.n + kCols - 1) / kCols * kCols;
+  p.a.resize(p.mp * p.kp);
+  // Padding (rows beyond the matrix, k beyond K) holds the value 0 in the shifted form; without
+  // padding every byte is written below.
+  const uint8_t fa = s.a_signed ? 0x80 : 0;
+  if (p.kp != s.k) std::fill(p.a.begin(), p.a.end(), fa);
+  const std::vector<uint8_t> zero_row(s.k, 0);
+  for (size_t i = s.m; i < p.mp; ++i)  // the rows that pad the last panel
+    pack(zero_row.data(), s.k, fa, &p.a[(i / kRows) * (p.kp / 4) * 4 * kRows + (i % kRows) * 4], kRows);
   p.row_term.assign(s.m, 0);
-  p.col_term.assign(p.np, 0);
-  const uint8_t fa = s.a_signed ? 0x80 : 0, fb = s.b_signed ? 0 : 0x80;
-  const uint32_t fb4 = fb * 0x01010101u;
-  // Sums of a row (column) of bytes read as signed or unsigned, mod 2^32 (vectorisable loops).
-  auto byte_sum = [](const uint8_t* x, size_t n, bool sgn) {
-    int32_t total = 0;
-    if (sgn) for (size_t k = 0; k < n; ++k) total += int8_t(x[k]);
-    else for (size_t k = 0; k < n; ++k) total += x[k];
-    return uint32_t(total);  // |total| <= 255 * n < 2^31 for n < 2^23
-  };
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < s.m; ++i) {
     const uint8_t* src = &a[i * s.k];
-    uint8_t* dst = &p.a[i * p.kp];
-    for (size_t k = 0; k < s.k; ++k) dst[k] = src[k] ^ fa;
+    pack(src, s.k, fa, &p.a[(i / kRows) * (p.kp / 4) * 4 * kRows + (i % kRows) * 4], kRows);
     // B made signed (b' = b - 128) when B is unsigned: sum a*b = sum a*b' + 128 * sum a.
     if (!s.b_signed) p.row_term[i] = int32_t(128u * byte_sum(src, s.k, s.a_signed));
-  }
-#pragma omp parallel for schedule(static)
-  for (size_t j = 0; j < s.n; ++j) {
-    const uint8_t* src = &b[j * s.k];
-    int8_t* panel = &p.b[(j / 32) * (p.kp / 4) * 128 + (j % 32) * 4];
-    for (size_t kq = 0; kq < s.k / 4; ++kq) {  // four k at a time: one 32-bit word per column
-      uint32_t word;
-      __builtin_memcpy(&word, src + 4 * kq, 4);
-      word ^= fb4;
-      __builtin_memcpy(panel + kq * 128, &word, 4);
-    }
-    for (size_t k = s.k / 4 * 4; k < s.k; ++k) panel[(k / 4) * 128 + k % 4] = int8_t(src[k] ^ fb);
-    // A made unsigned (a' = a + 128) when A is signed: sum a*b' = sum a'*b' - 128 * sum b'.
-    // sum b' = sum b (B signed) or sum b - 128 k (B unsigned).
-    if (s.a_signed) {
-      const uint32_t sum_b_prime = byte_sum(src, s.k, s.b_signed) - (s.b_signed ? 0u : uint32_t(128 * s.k));
-      p.col_term[j] = int32_t(0u - 128u * sum_b_prime);
-    }
   }
   return p;
 }
 
-// Rows i0..i0+R-1 of one 32-column panel over the whole K, into `out` (R rows of 32 int32).
-template <int R>
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void vnni_block(const Prepared& p, size_t i0, size_t panel,
-                                                                       int32_t* out) {
-  __m512i acc[R][2];
-  for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
-  const int8_t* bp = p.b.data() + panel * (p.kp / 4) * 128;
-  const uint8_t* ap = p.a.data() + i0 * p.kp;
-  for (size_t kq = 0; kq < p.kp / 4; ++kq) {
-    const __m512i b0 = _mm512_loadu_si512(bp + kq * 128);
-    const __m512i b1 = _mm512_loadu_si512(bp + kq * 128 + 64);
-    for (int r = 0; r < R; ++r) {
-      int32_t word;
-      __builtin_memcpy(&word, ap + r * p.kp + kq * 4, 4);
-      const __m512i av = _mm512_set1_epi32(word);
-      acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, b0);
-      acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, b1);
-    }
+// One 6-row panel times one 64-column panel over groups kq0..kq1 of K, added into (or, for the
+// first K block, stored to) the int32 tile at `out` (6 rows of `ld` int32). The 24 accumulators
+// are named variables: g++ 12 keeps an accumulator array on the stack, halving the throughput.
+#define OZREF_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void vnni_block(const Prepared& p, size_t rb, const int8_t* bp,
+                                                                       size_t kq0, size_t kq1, bool first, uint32_t* out,
+                                                                       size_t ld) {
+  static_assert(kRows == 6 && kCols == 64, "the micro-kernel is written out for 6 x 64");
+#define OZREF_ZERO(r) __m512i c0_##r = _mm512_setzero_si512(), c1_##r = c0_##r, c2_##r = c0_##r, c3_##r = c0_##r;
+  OZREF_ROWS(OZREF_ZERO)
+  const uint8_t* ap = p.a.data() + rb * (p.kp / 4) * 4 * kRows;
+  for (size_t kq = kq0; kq < kq1; ++kq) {
+    const int8_t* bq = bp + kq * 4 * kCols;
+    const __m512i b0 = _mm512_loadu_si512(bq), b1 = _mm512_loadu_si512(bq + 64);
+    const __m512i b2 = _mm512_loadu_si512(bq + 128), b3 = _mm512_loadu_si512(bq + 192);
+    const int32_t* a4 = reinterpret_cast<const int32_t*>(ap + kq * 4 * kRows);
+#define OZREF_STEP(r)                                  \
+  {                                                    \
+    const __m512i av = _mm512_set1_epi32(a4[r]);       \
+    c0_##r = _mm512_dpbusd_epi32(c0_##r, av, b0);      \
+    c1_##r = _mm512_dpbusd_epi32(c1_##r, av, b1);      \
+    c2_##r = _mm512_dpbusd_epi32(c2_##r, av, b2);      \
+    c3_##r = _mm512_dpbusd_epi32(c3_##r, av, b3);      \
   }
-  for (int r = 0; r < R; ++r) {
-    _mm512_storeu_si512(out + 32 * r, acc[r][0]);
-    _mm512_storeu_si512(out + 32 * r + 16, acc[r][1]);
+    OZREF_ROWS(OZREF_STEP)
   }
+#define OZREF_STORE(r)                                                          \
+  {                                                                             \
+    uint32_t* row = out + (r) * ld;                                             \
+    if (!first) {                                                               \
+      c0_##r = _mm512_add_epi32(c0_##r, _mm512_loadu_si512(row));               \
+      c1_##r = _mm512_add_epi32(c1_##r, _mm512_loadu_si512(row + 16));          \
+      c2_##r = _mm512_add_epi32(c2_##r, _mm512_loadu_si512(row + 32));          \
+      c3_##r = _mm512_add_epi32(c3_##r, _mm512_loadu_si512(row + 48));          \
+    }                                                                           \
+    _mm512_storeu_si512(row, c0_##r);                                           \
+    _mm512_storeu_si512(row + 16, c1_##r);                                      \
+    _mm512_storeu_si512(row + 32, c2_##r);                                      \
+    _mm512_storeu_si512(row + 48, c3_##r);                                      \
+  }
+  OZREF_ROWS(OZREF_STORE)
+#undef OZREF_ZERO
+#undef OZREF_STEP
+#undef OZREF_STORE
+#undef OZREF_ROWS
 }
 
-// Blocks of 12 rows x 32 columns (24 accumulators in zmm registers), shared out among threads.
+// Each thread takes whole 32-column panels; for a panel, K in blocks (so the B block is reused
+// from L1 across all row panels), the sums kept in a contiguous per-thread tile (m x 32 int32:
+// rows of d lie a multiple of 4 KB apart, which would alias in L1), then the sign corrections and
+// C added on the way out.
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void vnni_gemm(const Int8GemmShape& s, const Prepared& p,
-                                                                      std::span<const uint32_t> c, std::span<uint32_t> d) {
-  constexpr size_t kRows = 12;
-  const size_t panels = p.np / 32, row_blocks = (s.m + kRows - 1) / kRows;
-#pragma omp parallel for schedule(dynamic, 1) collapse(2)
-  for (size_t panel = 0; panel < panels; ++panel)
-    for (size_t rb = 0; rb < row_blocks; ++rb) {
-      const size_t i0 = rb * kRows, rows = std::min<size_t>(kRows, s.m - i0);
-      alignas(64) int32_t out[32 * kRows];
-      switch (rows) {
-        case 12: vnni_block<12>(p, i0, panel, out); break;
-        case 11: vnni_block<11>(p, i0, panel, out); break;
-        case 10: vnni_block<10>(p, i0, panel, out); break;
-        case 9: vnni_block<9>(p, i0, panel, out); break;
-        case 8: vnni_block<8>(p, i0, panel, out); break;
-        case 7: vnni_block<7>(p, i0, panel, out); break;
-        case 6: vnni_block<6>(p, i0, panel, out); break;
-        case 5: vnni_block<5>(p, i0, panel, out); break;
-        case 4: vnni_block<4>(p, i0, panel, out); break;
-        case 3: vnni_block<3>(p, i0, panel, out); break;
-        case 2: vnni_block<2>(p, i0, panel, out); break;
-        default: vnni_block<1>(p, i0, panel, out); break;
+                                                                      std::span<const uint8_t> b, std::span<const uint32_t> c,
+                                                                      std::span<uint32_t> d) {
+  const size_t panels = p.np / kCols, row_blocks = p.mp / kRows, groups = p.kp / 4;
+#pragma omp parallel
+  {
+    static thread_local std::vector<uint32_t> tile;
+    static thread_local std::vector<int8_t> b_panel;
+    tile.resize(p.mp * kCols);
+    b_panel.resize(p.kp * kCols);
+    uint32_t col[kCols];
+#pragma omp for schedule(static)
+    for (size_t panel = 0; panel < panels; ++panel) {
+      pack_b_panel(s, b, p.kp, panel, b_panel.data(), col);
+      for (size_t kq0 = 0; kq0 < std::max<size_t>(groups, 1); kq0 += kBlockQ) {
+        const size_t kq1 = std::min(groups, kq0 + kBlockQ);
+        for (size_t rb = 0; rb < row_blocks; ++rb)
+          vnni_block(p, rb, b_panel.data(), kq0, kq1, kq0 == 0, &tile[rb * kRows * kCols], kCols);
       }
-      for (size_t r = 0; r < rows; ++r) {
-        const int32_t* tmp = out + 32 * r;
-        const size_t i = i0 + r;
-        for (size_t jj = 0; jj < 32; ++jj) {
-          const size_t j = panel * 32 + jj;
-          if (j >= s.n) break;
-          uint32_t v = uint32_t(tmp[jj]) + uint32_t(p.row_term[i]) + uint32_t(p.col_term[j]);
-          if (!c.empty()) v += c[i * s.n + j];
-          d[i * s.n + j] = v;
+      const size_t cols = std::min<size_t>(kCols, s.n - panel * kCols), j0 = panel * kCols;
+      for (size_t i = 0; i < s.m; ++i) {
+        const uint32_t* t = &tile[i * kCols];
+        const uint32_t row = uint32_t(p.row_term[i]);
+        uint32_t* out = &d[i * s.n + j0];
+        if (c.empty()) {
+          for (size_t jj = 0; jj < cols; ++jj) out[jj] = t[jj] + row + col[jj];
+        } else {
+          const uint32_t* cin = &c[i * s.n + j0];
+          for (size_t jj = 0; jj < cols; ++jj) out[jj] = t[jj] + row + col[jj] + cin[jj];
         }
       }
     }
+  }
 }
 
 void portable_gemm(const Int8GemmShape& s, std::span<const uint8_t> a, std::span<const uint8_t> b,
@@ -168,8 +214,8 @@ void int8_gemm_wrapping(const Int8GemmShape& s, std::span<const uint8_t> a, std:
   const int saved = omp_get_max_threads();
   if (threads > 0) omp_set_num_threads(threads);
   if (cpu_has_vnni() && !g_portable) {
-    const Prepared p = prepare(s, a, b);
-    vnni_gemm(s, p, c, d);
+    const Prepared& p = prepare(s, a);
+    vnni_gemm(s, p, b, c, d);
   } else {
     portable_gemm(s, a, b, c, d);
   }
