@@ -1,5 +1,8 @@
 #include "mma/exact_regime.hpp"
 
+#include <omp.h>
+
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -38,12 +41,12 @@ int capacity_bits(const InstructionSpec& spec) {
 
 }  // namespace
 
-std::optional<std::vector<uint32_t>> exact_regime_gemm(const InstructionSpec& spec, const GemmOperands& x, int threads) {
-  if (spec.kind != Kind::Float) return std::nullopt;
+bool exact_regime_gemm(const InstructionSpec& spec, const GemmOperands& x, int threads, std::span<uint32_t> d) {
+  if (spec.kind != Kind::Float) return false;
   const FormatSpec& fa = format_spec(spec.a_format);
   const FormatSpec& fb = format_spec(spec.b_format);
   const int s = spec.a_format == FormatId::E2M1 ? 1 : 0;
-  if ((spec.b_format == FormatId::E2M1 ? 1 : 0) != s) return std::nullopt;
+  if ((spec.b_format == FormatId::E2M1 ? 1 : 0) != s) return false;
   const size_t k = x.k, steps = k / size_t(spec.k);
   // value * 2^s of every encoding, once (256 or 65536 entries), instead of decoding per element.
   const size_t codes = spec.packing == Packing::Half ? 65536 : 256;
@@ -55,7 +58,7 @@ std::optional<std::vector<uint32_t>> exact_regime_gemm(const InstructionSpec& sp
     table_b[code] = valid ? scaled_integer(fb, bits, s) : kNotInRegime;
   }
   // Operand rows in element order; packed FP4 (two per byte) is not handled here.
-  if (spec.packing == Packing::PackedFp4) return std::nullopt;
+  if (spec.packing == Packing::PackedFp4) return false;
   const size_t row_bytes = operand_bytes(spec) * steps;
   std::vector<uint8_t> a8(x.m * k), b8(x.n * k);
   std::vector<uint64_t> row_abs_max(x.m, 0), col_abs_sum(x.n, 0), row_abs_sum(x.m, 0), col_abs_max(x.n, 0);
@@ -80,8 +83,8 @@ std::optional<std::vector<uint32_t>> exact_regime_gemm(const InstructionSpec& sp
     }
     return ok;
   };
-  if (!convert(x.a, x.m, table_a, a8, row_abs_max, row_abs_sum)) return std::nullopt;
-  if (!convert(x.b, x.n, table_b, b8, col_abs_max, col_abs_sum)) return std::nullopt;
+  if (!convert(x.a, x.m, table_a, a8, row_abs_max, row_abs_sum)) return false;
+  if (!convert(x.b, x.n, table_b, b8, col_abs_max, col_abs_sum)) return false;
   // C in units of 2^-2s, integer-valued.
   std::vector<uint32_t> c_units;
   uint64_t c_max = 0;
@@ -90,26 +93,34 @@ std::optional<std::vector<uint32_t>> exact_regime_gemm(const InstructionSpec& sp
     for (size_t i = 0; i < x.c.size(); ++i) {
       const float cf = std::bit_cast<float>(x.c[i]);
       const double scaled = std::ldexp(double(cf), 2 * s);
-      if (!std::isfinite(cf) || scaled != std::floor(scaled) || std::fabs(scaled) >= 0x1p30) return std::nullopt;
+      if (!std::isfinite(cf) || scaled != std::floor(scaled) || std::fabs(scaled) >= 0x1p30) return false;
       c_units[i] = uint32_t(int32_t(scaled));
       c_max = std::max<uint64_t>(c_max, uint64_t(std::fabs(scaled)));
     }
   }
-  // sum_k |a||b| <= min(row max * column sum, row sum * column max), in units of 2^-2s.
+  // sum_k |a||b| <= min(row max * column sum, row sum * column max), in units of 2^-2s; the
+  // largest row max times the largest column sum settles most cases without the m x n loop.
   const uint64_t limit = uint64_t{1} << (capacity_bits(spec));  // in units: 2^(cap - 2s) * 2^2s
-  for (size_t i = 0; i < x.m; ++i)
-    for (size_t j = 0; j < x.n; ++j) {
-      const uint64_t bound = std::min(row_abs_max[i] * col_abs_sum[j], row_abs_sum[i] * col_abs_max[j]);
-      if (bound + c_max >= limit) return std::nullopt;
-    }
-  std::vector<uint32_t> sums(x.m * x.n);
-  int8_gemm_wrapping({x.m, x.n, k, true, true}, a8, b8, c_units, sums, threads);
-  std::vector<uint32_t> d(x.m * x.n);
+  const uint64_t max_row_max = *std::max_element(row_abs_max.begin(), row_abs_max.end());
+  const uint64_t max_col_sum = *std::max_element(col_abs_sum.begin(), col_abs_sum.end());
+  if (max_row_max * max_col_sum + c_max >= limit) {
+    bool fits = true;
+#pragma omp parallel for schedule(static) reduction(&& : fits) num_threads(threads > 0 ? threads : omp_get_max_threads())
+    for (size_t i = 0; i < x.m; ++i)
+      for (size_t j = 0; j < x.n; ++j)
+        fits = fits && std::min(row_abs_max[i] * col_abs_sum[j], row_abs_sum[i] * col_abs_max[j]) + c_max < limit;
+    if (!fits) return false;
+  }
+  int8_gemm_wrapping({x.m, x.n, k, true, true}, a8, b8, c_units, d, threads);
+  // The integer sums back to FP32 (|sum| < 2^24 units: the conversion and the power-of-two scale
+  // are exact; a zero sum is +0).
+  const float unit = s ? 0.25f : 1.0f;
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads())
   for (size_t i = 0; i < d.size(); ++i) {
-    const float v = std::ldexp(float(int32_t(sums[i])), -2 * s);  // |sum| < 2^24: exact
+    const float v = float(int32_t(d[i])) * unit;
     d[i] = v == 0 ? 0u : std::bit_cast<uint32_t>(v);
   }
-  return d;
+  return true;
 }
 
 }  // namespace ozref::mma

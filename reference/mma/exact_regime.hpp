@@ -5,14 +5,14 @@
 // D is the exact sum: computed here through the integer GEMM. Derivation in docs/models.md.
 #pragma once
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "mma/gemm.hpp"
 
 namespace ozref::mma {
 
-// D when the operands are in the exact regime of `spec`; std::nullopt when they are not.
-std::optional<std::vector<uint32_t>> exact_regime_gemm(const InstructionSpec& spec, const GemmOperands& x, int threads);
+// Writes D (m x n) and returns true when the operands are in the exact regime of `spec`; returns
+// false, leaving D as it was, when they are not.
+bool exact_regime_gemm(const InstructionSpec& spec, const GemmOperands& x, int threads, std::span<uint32_t> d);
 
 }  // namespace ozref::mma

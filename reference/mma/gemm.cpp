@@ -67,11 +67,7 @@ void gemm_into(const InstructionSpec& s, const GemmOperands& x, std::span<uint32
     int8_gemm_wrapping({x.m, x.n, x.k, s.a_signed, s.b_signed}, x.a, x.b, x.c, d, options.threads);
     return;
   }
-  if (options.allow_fast_path)
-    if (auto exact = exact_regime_gemm(s, x, options.threads)) {
-      std::copy(exact->begin(), exact->end(), d.begin());
-      return;
-    }
+  if (options.allow_fast_path && exact_regime_gemm(s, x, options.threads, d)) return;
   const size_t steps = x.k / size_t(s.k), row = bytes_for(s, x.k), step_bytes = operand_bytes(s);
   const size_t scales = s.kind == Kind::BlockScaled ? x.k / size_t(s.scale_block) : 0, step_scales = scale_bytes(s);
   const int saved = omp_get_max_threads();
