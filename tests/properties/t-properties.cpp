@@ -7,7 +7,11 @@
 #include <bit>
 #include <cmath>
 
+#include "common/distributions.hpp"
 #include "exact/exact_gemm.hpp"
+#include "io/mma_trace.hpp"
+#include "mma/gemm.hpp"
+#include "schemes/ozaki1/scheme.hpp"
 #include "formats/decode.hpp"
 #include "formats/encode.hpp"
 #include "generators.hpp"
@@ -182,5 +186,142 @@ TEST_CASE("property: int8-on-fp4 reproduces INT8 GEMMs bit for bit", "[propertie
     const schemes::SchemeResult r = schemes::run_int8_on_fp4(a, b, o, nullptr);
     RC_ASSERT(r.exact);
     RC_ASSERT(r.accuracy.bit_identical == r.accuracy.elements);
+  }, true);
+}
+
+TEST_CASE("property: FP MMA models equal the exact sum wherever the accumulator is exact, fast path equal to the chain", "[properties]") {
+  // Operands: integers of at most 4 bits (E2M1: digits of S), so that every block sum and the
+  // whole chain stay far inside every modelled accumulator's exact range (K <= 64: at most
+  // 64 * 144 < 2^14). Oracle: the decoded values summed with GMP rationals.
+  std::vector<const mma::InstructionSpec*> specs;
+  for (const std::string& name : mma::arch_names())
+    for (const mma::InstructionSpec& s : mma::arch(name).instructions)
+      if (s.kind == mma::Kind::Float && (s.packing == mma::Packing::Byte || s.packing == mma::Packing::PaddedFp4) &&
+          s.a_format != FormatId::E5M2)
+        specs.push_back(&s);
+  rc::prop("fp mma exact", [&specs] {
+    const mma::InstructionSpec& s = **rc::gen::elementOf(specs);
+    const FormatSpec& f = format_spec(s.a_format);
+    const bool fp4 = s.packing == mma::Packing::PaddedFp4;
+    // Encodings of small integer values: E4M3 |v| <= 12 (integers up to 16 are exact), E2M1 all.
+    std::vector<uint8_t> codes;
+    for (uint32_t bits = 0; bits < (1u << f.bits); ++bits) {
+      const ExactValue v = decode(f, bits);
+      if (!v.is_finite()) continue;
+      if (!fp4 && (v.exponent < 0 ? (v.significand & ((1u << -v.exponent) - 1)) != 0 || (v.significand >> -v.exponent) > 12
+                                  : (v.significand << v.exponent) > 12))
+        continue;
+      codes.push_back(uint8_t(fp4 ? bits << 2 : bits));
+    }
+    const size_t m = *rc::gen::inRange<size_t>(1, 3), n = *rc::gen::inRange<size_t>(1, 3);
+    const size_t k = size_t(s.k) * *rc::gen::inRange<size_t>(1, 3);
+    const auto a = *rc::gen::container<std::vector<uint8_t>>(m * k, rc::gen::elementOf(codes));
+    const auto b = *rc::gen::container<std::vector<uint8_t>>(n * k, rc::gen::elementOf(codes));
+    RC_CLASSIFY(true, s.op.substr(0, 24));
+    const mma::GemmOperands x{m, n, k, a, b, {}, {}, {}};
+    const std::vector<uint32_t> chain = mma::gemm(s, x, {.threads = 1, .allow_fast_path = false});
+    RC_ASSERT(mma::gemm(s, x, {.threads = 1, .allow_fast_path = true}) == chain);
+    auto value = [&](uint8_t code) {
+      const ExactValue v = decode(f, fp4 ? uint32_t(code >> 2) : code);
+      mpq_class q(mpz_class(v.significand));
+      if (v.exponent >= 0) q *= mpq_class(mpz_class(1) << v.exponent);
+      else q /= mpq_class(mpz_class(1) << -v.exponent);
+      return v.negative ? mpq_class(-q) : q;
+    };
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < n; ++j) {
+        mpq_class sum = 0;
+        for (size_t kk = 0; kk < k; ++kk) sum += value(a[i * k + kk]) * value(b[j * k + kk]);
+        const ExactValue got = decode(format_spec(FormatId::FP32), chain[i * n + j]);
+        mpq_class g(mpz_class(got.significand));
+        if (got.exponent >= 0) g *= mpq_class(mpz_class(1) << got.exponent);
+        else g /= mpq_class(mpz_class(1) << -got.exponent);
+        if (got.negative) g = -g;
+        RC_ASSERT(g == sum);
+      }
+  }, true);
+}
+
+TEST_CASE("property: Ozaki-I slices add back to the scaled element, int8 and fp4", "[properties]") {
+  rc::prop("ozaki1 slices", [] {
+    const bool fp4 = *rc::gen::arbitrary<bool>();
+    const size_t p = fp4 ? *rc::gen::inRange<size_t>(1, 17) : *rc::gen::inRange<size_t>(1, 10);
+    const size_t k = *rc::gen::inRange<size_t>(1, 5000);
+    const schemes::Slicing sl(fp4 ? schemes::Ozaki1Variant::Fp4 : schemes::Ozaki1Variant::Int8, p, (k + 31) / 32 * 32, 1);
+    const double phi = *rc::gen::inRange(0, 80) / 10.0;
+    Rng rng(*rc::gen::arbitrary<uint64_t>());
+    const Matrix<double> row = random_matrix(1, 16, {Distribution::Phi, phi}, rng);
+    double mx = 0;
+    for (double v : row.data) mx = std::max(mx, std::fabs(v));
+    const int shift = sl.shift(mx);
+    RC_CLASSIFY(fp4, "fp4");
+    RC_CLASSIFY(p >= 8, "p >= 8");
+    int8_t slices[16];
+    for (double v : row.data) {
+      sl.slice(v, shift, slices, 1);
+      RC_ASSERT(sl.check(v, shift, slices, 1).empty());
+    }
+  }, true);
+}
+
+TEST_CASE("property: every scheme scales exactly under powers of two and ignores the thread count", "[properties]") {
+  rc::prop("scale and thread invariance", [] {
+    const int which = *rc::gen::inRange(0, 6);
+    const size_t m = *rc::gen::inRange<size_t>(1, 4), k = *rc::gen::inRange<size_t>(1, 50), n = *rc::gen::inRange<size_t>(1, 4);
+    Rng rng(*rc::gen::arbitrary<uint64_t>());
+    const Distribution d{Distribution::Phi, *rc::gen::inRange(0, 30) / 10.0};
+    const Matrix<double> a = random_matrix(m, k, d, rng), b = random_matrix(k, n, d, rng);
+    const auto row_exp = *rc::gen::container<std::vector<int>>(m, rc::gen::inRange(-60, 61));
+    const auto col_exp = *rc::gen::container<std::vector<int>>(n, rc::gen::inRange(-60, 61));
+    Matrix<double> a2 = a, b2 = b;
+    for (size_t i = 0; i < m; ++i)
+      for (size_t kk = 0; kk < k; ++kk) a2(i, kk) = std::ldexp(a(i, kk), row_exp[i]);
+    for (size_t kk = 0; kk < k; ++kk)
+      for (size_t j = 0; j < n; ++j) b2(kk, j) = std::ldexp(b(kk, j), col_exp[j]);
+    auto run = [&](const Matrix<double>& x, const Matrix<double>& y, int threads) {
+      if (which >= 4) {
+        schemes::Ozaki1Options o;
+        o.variant = which == 4 ? schemes::Ozaki1Variant::Int8 : schemes::Ozaki1Variant::Fp4;
+        o.threads = threads;
+        return schemes::run_ozaki1(x, y, o, nullptr);
+      }
+      schemes::Ozaki2Options o;
+      const schemes::Ozaki2Variant v[] = {schemes::Ozaki2Variant::Int8, schemes::Ozaki2Variant::Fp8, schemes::Ozaki2Variant::Fp4,
+                                          schemes::Ozaki2Variant::Rare};
+      o.variant = v[which];
+      o.threads = threads;
+      return schemes::run_ozaki2(x, y, o, nullptr);
+    };
+    static const char* names[] = {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4", "rare", "ozaki1-int8", "ozaki1-fp4"};
+    RC_CLASSIFY(true, names[which]);
+    const schemes::SchemeResult r1 = run(a, b, 1), r2 = run(a2, b2, 2);
+    RC_ASSERT(r1.exact && r2.exact);
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < n; ++j) RC_ASSERT(r2.c(i, j) == std::ldexp(r1.c(i, j), row_exp[i] + col_exp[j]));
+  }, true);
+}
+
+TEST_CASE("property: MMA trace records round-trip through their JSON line", "[properties]") {
+  std::vector<const mma::InstructionSpec*> specs;
+  for (const std::string& name : mma::arch_names())
+    for (const mma::InstructionSpec& s : mma::arch(name).instructions) specs.push_back(&s);
+  rc::prop("trace record round trip", [&specs] {
+    const mma::InstructionSpec& s = **rc::gen::elementOf(specs);
+    MmaRecord r;
+    r.op = s.op;
+    r.a = *rc::gen::container<std::vector<uint8_t>>(*rc::gen::inRange<size_t>(1, 64), rc::gen::arbitrary<uint8_t>());
+    r.b = *rc::gen::container<std::vector<uint8_t>>(*rc::gen::inRange<size_t>(1, 64), rc::gen::arbitrary<uint8_t>());
+    if (s.kind == mma::Kind::BlockScaled) {
+      r.scale_a = *rc::gen::container<std::vector<uint8_t>>(*rc::gen::inRange<size_t>(1, 5), rc::gen::arbitrary<uint8_t>());
+      r.scale_b = *rc::gen::container<std::vector<uint8_t>>(*rc::gen::inRange<size_t>(1, 5), rc::gen::arbitrary<uint8_t>());
+    }
+    r.c = *rc::gen::arbitrary<uint32_t>();
+    r.d = *rc::gen::arbitrary<uint32_t>();
+    r.tag = *rc::gen::element<std::string>("", "sweep", "probe:align");
+    r.arch = *rc::gen::element<std::string>("sm_90", "");
+    RC_CLASSIFY(s.kind == mma::Kind::BlockScaled, "block scaled");
+    const MmaRecord back = parse_mma_record(format_mma_record(r), "property");
+    RC_ASSERT(back.op == r.op && back.a == r.a && back.b == r.b && back.scale_a == r.scale_a && back.scale_b == r.scale_b);
+    RC_ASSERT(back.c == r.c && back.d == r.d && back.tag == r.tag && back.arch == r.arch);
   }, true);
 }
