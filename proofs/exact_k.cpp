@@ -102,6 +102,11 @@ const Case kCases[] = {
      "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1", false, 24, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
     {"exact_k.ozaki1_fp4.sm_120", "FP4 base-13 digit GEMMs on sm_120 mma.sync kind::f8f6f4 stay exact for K <= K_max",
      "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", false, 24, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
+    // int8-on-fp4 and ozaki1-fp4 write greedy digits, at most 8 (int8_on_fp4.products): e2m1 4.0.
+    {"exact_k.greedy_fp4_digits.sm_100", "FP4 GEMMs of greedy base-13 digits (|digit| <= 8) on sm_100 kind::f8f6f4 stay exact for K <= K_max",
+     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1", false, 24, -2, 64, 9, 0x6 << 2, 0x6 << 2, 0x3 << 2, 0x3 << 2},
+    {"exact_k.greedy_fp4_digits.sm_120", "FP4 GEMMs of greedy base-13 digits (|digit| <= 8) on sm_120 mma.sync kind::f8f6f4 stay exact for K <= K_max",
+     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", false, 24, -2, 64, 9, 0x6 << 2, 0x6 << 2, 0x3 << 2, 0x3 << 2},
 };
 
 }  // namespace

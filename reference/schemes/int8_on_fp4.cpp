@@ -12,7 +12,7 @@ namespace ozref::schemes {
 namespace {
 
 constexpr int kLimbs = 3;
-constexpr size_t kMaxK = 116509;
+constexpr size_t kMaxK = 262144;  // greedy digits are at most 8: exact_k.greedy_fp4_digits.*
 
 void require_int8(const Matrix<double>& x, const char* name) {
   for (size_t i = 0; i < x.rows; ++i)
@@ -32,7 +32,7 @@ SchemeResult run_int8_on_fp4(const Matrix<double>& a, const Matrix<double>& b, c
                      std::to_string(b.rows) + "x" + std::to_string(b.cols));
   if (a.cols > kMaxK)
     throw InputError("int8-on-fp4: K = " + std::to_string(a.cols) + " exceeds " + std::to_string(kMaxK) +
-                     ", the bound under which an FP4 GEMM of base-13 digits stays exact (docs/proofs.md)");
+                     ", the bound under which an FP4 GEMM of greedy base-13 digits stays exact (docs/proofs.md)");
   require_int8(a, "A");
   require_int8(b, "B");
   const LowpGemm lowp(scheme_instruction(o.arch, LowpFormat::E2M1, o.op, "int8-on-fp4"), LowpFormat::E2M1);

@@ -22,8 +22,9 @@ struct Int8OnFp4Options {
   int threads = 0;
 };
 
-// A and B must hold INT8 values (integers in [-128, 127]); K at most 116509, where every FP4 GEMM
-// of digits stays exact under FP32 accumulation (exact_k.ozaki1_fp4.*). InputError otherwise.
+// A and B must hold INT8 values (integers in [-128, 127]); K at most 262144, where every FP4 GEMM
+// of greedy digits (at most 8) stays exact under FP32 accumulation (exact_k.greedy_fp4_digits.*).
+// InputError otherwise.
 SchemeResult run_int8_on_fp4(const Matrix<double>& a, const Matrix<double>& b, const Int8OnFp4Options& options,
                              TraceWriter* trace);
 

@@ -23,8 +23,9 @@ void check_inputs(const Matrix<double>& a, const Matrix<double>& b, const Ozaki1
     throw InputError("ozaki1-fp4: --accumulate fused is the INT32 accumulation of the INT8 scheme (use exact or fp64)");
   if (o.variant == Ozaki1Variant::Int8 && a.cols >= (size_t{1} << 29))
     throw InputError(name + ": K = " + std::to_string(a.cols) + " leaves no slice width (K < 2^29)");
-  if (o.variant == Ozaki1Variant::Fp4 && a.cols > 116509)
-    throw InputError(name + ": K = " + std::to_string(a.cols) + " exceeds 116509, the bound for exact FP4 digit GEMMs (docs/proofs.md)");
+  if (o.variant == Ozaki1Variant::Fp4 && a.cols > 262144)
+    throw InputError(name + ": K = " + std::to_string(a.cols) +
+                     " exceeds 262144, the bound for exact FP4 GEMMs of greedy digits (exact_k.greedy_fp4_digits.*)");
   require_finite(a, name.c_str(), "A");
   require_finite(b, name.c_str(), "B");
 }

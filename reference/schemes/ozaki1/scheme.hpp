@@ -31,7 +31,7 @@ struct Ozaki1Options {
 };
 
 // InputError for NaN or infinity, p out of range, fused with fp4, or K too large (int8: no slice
-// width fits, K >= 2^29; fp4: K > 116509, the bound for exact FP4 digit GEMMs).
+// width fits, K >= 2^29; fp4: K > 262144, the bound for exact FP4 GEMMs of greedy digits).
 SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const Ozaki1Options& options, TraceWriter* trace);
 
 // The complex product (4M): the real scheme on [A_re -A_im; A_im A_re] [B_re; B_im] = [Re C; Im C],

@@ -64,7 +64,8 @@ std::string Slicing::check(double a, int s, const int8_t* sl, size_t stride) con
   if (std::fabs(want) > static_cast<long double>(base13_range(int(p_)))) return "round(a 2^s) exceeds X_p";
   int64_t sum = 0;
   for (size_t t = 0; t < p_; ++t) {
-    if (!in_digit_set(sl[t * stride])) return "digit " + std::to_string(sl[t * stride]) + " is not in S";
+    if (!in_digit_set(sl[t * stride]) || std::abs(sl[t * stride]) > 8)  // greedy digits: at most 8 (the K bound needs it)
+      return "digit " + std::to_string(sl[t * stride]) + " is not a greedy digit of S";
     sum = sum * 13 + sl[t * stride];
   }
   return static_cast<long double>(sum) == want ? "" : "digits do not add back to round(a 2^s)";
