@@ -34,6 +34,8 @@ schemes::Ozaki2Variant ozaki2_variant(const std::string& scheme) {
 }  // namespace
 
 int run_run(const RunArgs& args, std::ostream& out) {
+  if (args.slicing != "ozimmu" && args.slicing != "cublas") throw InputError("unknown --slicing '" + args.slicing + "' (known: ozimmu, cublas)");
+  if (args.slicing != "ozimmu" && args.scheme != "ozaki1-int8") throw InputError("--slicing applies to ozaki1-int8 only");
   const auto& known = scheme_names();
   if (std::find(known.begin(), known.end(), args.scheme) == known.end())
     throw InputError("scheme '" + args.scheme + "' is not implemented (implemented: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, " +
@@ -85,6 +87,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
     options["crt"] = args.crt;
   } else if (ozaki1) {
     options["slices"] = args.slices ? args.slices : args.scheme == "ozaki1-int8" ? 4 : 15;
+    if (args.scheme == "ozaki1-int8") options["slicing"] = args.slicing;
     options["accumulate"] = args.accumulate;
   }
   std::unique_ptr<TraceWriter> trace;
@@ -107,7 +110,9 @@ int run_run(const RunArgs& args, std::ostream& out) {
   } else if (ozaki1) {
     if (!args.op.empty()) throw InputError(args.scheme + " takes no --op (it issues the architecture's first choice)");
     schemes::Ozaki1Options o;
-    o.variant = args.scheme == "ozaki1-int8" ? schemes::Ozaki1Variant::Int8 : schemes::Ozaki1Variant::Fp4;
+    o.variant = args.scheme == "ozaki1-fp4" ? schemes::Ozaki1Variant::Fp4
+                : args.slicing == "cublas"   ? schemes::Ozaki1Variant::Int8Cublas
+                                             : schemes::Ozaki1Variant::Int8;
     o.slices = args.slices;
     o.arch = args.arch;
     o.accumulation = schemes::parse_accumulation(args.accumulate);
@@ -162,6 +167,7 @@ void add_run(CLI::App& app, Action& action) {
   verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare")->capture_default_str();
   verb->add_option("--moduli", args->moduli, "ozaki2-*, rare: number of moduli (int8 2..20, default 16; fp8 2..20, default 14; fp4 2..19, default 19; rare 2..20, default by K as fp64-emu)");
   verb->add_option("--slices", args->slices, "ozaki1-*: number of slices p (int8 1..9, default 4; fp4 1..16, default 15)");
+  verb->add_option("--slicing", args->slicing, "ozaki1-int8: ozimmu (signed w-bit slices) or cublas (signed leading slice, unsigned bytes)")->capture_default_str();
   verb->add_option("--accumulate", args->accumulate, "ozaki1-*: exact, fp64 (as ozIMMU) or fused (int8: one INT32 accumulator per t + u)")->capture_default_str();
   verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();
   verb->add_option("--op", args->op, "the low-precision instruction (PTX op string; default: the architecture's first choice)");

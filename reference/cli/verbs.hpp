@@ -88,6 +88,7 @@ struct RunArgs {
   size_t moduli = 0;   // ozaki2-*: 0 is the variant's default
   size_t slices = 0;   // ozaki1-*: 0 is the variant's default
   std::string accumulate = "exact";
+  std::string slicing = "ozimmu";  // ozaki1-int8: ozimmu or cublas
   std::string arch = "ideal";
   std::string op;      // low-precision instruction; empty: the architecture's first choice
   size_t m = 128, n = 128, k = 1024;

@@ -242,12 +242,14 @@ TEST_CASE("property: FP MMA models equal the exact sum wherever the accumulator 
   }, true);
 }
 
-TEST_CASE("property: Ozaki-I slices add back to the scaled element, int8 and fp4", "[properties]") {
+TEST_CASE("property: Ozaki-I slices add back to the scaled element, int8 (both slicings) and fp4", "[properties]") {
   rc::prop("ozaki1 slices", [] {
-    const bool fp4 = *rc::gen::arbitrary<bool>();
+    const auto variant = *rc::gen::element(schemes::Ozaki1Variant::Int8, schemes::Ozaki1Variant::Fp4, schemes::Ozaki1Variant::Int8Cublas);
+    const bool fp4 = variant == schemes::Ozaki1Variant::Fp4;
     const size_t p = fp4 ? *rc::gen::inRange<size_t>(1, 17) : *rc::gen::inRange<size_t>(1, 10);
     const size_t k = *rc::gen::inRange<size_t>(1, 5000);
-    const schemes::Slicing sl(fp4 ? schemes::Ozaki1Variant::Fp4 : schemes::Ozaki1Variant::Int8, p, (k + 31) / 32 * 32, 1);
+    const schemes::Slicing sl(variant, p, (k + 31) / 32 * 32, 1);
+    RC_CLASSIFY(variant == schemes::Ozaki1Variant::Int8Cublas, "cublas");
     const double phi = *rc::gen::inRange(0, 80) / 10.0;
     Rng rng(*rc::gen::arbitrary<uint64_t>());
     const Matrix<double> row = random_matrix(1, 16, {Distribution::Phi, phi}, rng);
@@ -266,7 +268,7 @@ TEST_CASE("property: Ozaki-I slices add back to the scaled element, int8 and fp4
 
 TEST_CASE("property: every scheme scales exactly under powers of two and ignores the thread count", "[properties]") {
   rc::prop("scale and thread invariance", [] {
-    const int which = *rc::gen::inRange(0, 6);
+    const int which = *rc::gen::inRange(0, 7);
     const size_t m = *rc::gen::inRange<size_t>(1, 4), k = *rc::gen::inRange<size_t>(1, 50), n = *rc::gen::inRange<size_t>(1, 4);
     Rng rng(*rc::gen::arbitrary<uint64_t>());
     const Distribution d{Distribution::Phi, *rc::gen::inRange(0, 30) / 10.0};
@@ -281,7 +283,7 @@ TEST_CASE("property: every scheme scales exactly under powers of two and ignores
     auto run = [&](const Matrix<double>& x, const Matrix<double>& y, int threads) {
       if (which >= 4) {
         schemes::Ozaki1Options o;
-        o.variant = which == 4 ? schemes::Ozaki1Variant::Int8 : schemes::Ozaki1Variant::Fp4;
+        o.variant = which == 4 ? schemes::Ozaki1Variant::Int8 : which == 5 ? schemes::Ozaki1Variant::Fp4 : schemes::Ozaki1Variant::Int8Cublas;
         o.threads = threads;
         return schemes::run_ozaki1(x, y, o, nullptr);
       }
@@ -292,7 +294,7 @@ TEST_CASE("property: every scheme scales exactly under powers of two and ignores
       o.threads = threads;
       return schemes::run_ozaki2(x, y, o, nullptr);
     };
-    static const char* names[] = {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4", "rare", "ozaki1-int8", "ozaki1-fp4"};
+    static const char* names[] = {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4", "rare", "ozaki1-int8", "ozaki1-fp4", "ozaki1-int8 cublas"};
     RC_CLASSIFY(true, names[which]);
     const schemes::SchemeResult r1 = run(a, b, 1), r2 = run(a2, b2, 2);
     RC_ASSERT(r1.exact && r2.exact);

@@ -75,3 +75,40 @@ TEST_CASE("ozaki1-int8: bad input is refused", "[schemes]") {
   o.arch = "sm_90";
   CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("sm_90 models no e2m1"));
 }
+
+TEST_CASE("ozaki1-int8 --slicing cublas: signed leading slice and unsigned bytes reproduce held integers bit for bit", "[schemes]") {
+  Rng rng(test::seed() + 70);
+  test::CaseCount cases("cublas-slicing runs");
+  for (const std::string arch : {"ideal", "sm_90", "sm_80"})
+    for (size_t p : {3, 5}) {
+      // Integers below 2^20 (negative ones too): x = a 2^-13 has 20 bits over slices 0..2
+      // (7 + 8 + 8 bits); their products reach t + u = 4, all kept with p = 5, not with p = 3.
+      const Distribution d{Distribution::Integers, (1 << 20) - 1};
+      const Matrix<double> a = random_matrix(5, 64, d, rng), b = random_matrix(64, 6, d, rng);
+      Ozaki1Options o;
+      o.variant = Ozaki1Variant::Int8Cublas;
+      o.slices = p;
+      o.arch = arch;
+      const SchemeResult r = run_ozaki1(a, b, o, nullptr);
+      INFO(arch << " p " << p);
+      for (const auto& s : r.stages) {
+        INFO(s.name << ": " << s.first_violation);
+        REQUIRE(s.verified());
+      }
+      REQUIRE(r.exact);
+      REQUIRE(r.low_precision_gemms == p * (p + 1) / 2);
+      if (p == 5) REQUIRE(r.accuracy.bit_identical == r.accuracy.elements);
+      else REQUIRE(r.accuracy.bit_identical < r.accuracy.elements);
+      ++cases;
+    }
+  Ozaki1Options o;
+  o.variant = Ozaki1Variant::Int8Cublas;
+  o.accumulation = Accumulation::Fused;
+  const Matrix<double> a(2, 3, 1.0), b(3, 2, 1.0);
+  CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("fused would put s8 and u8"));
+  o.accumulation = Accumulation::Exact;
+  CHECK_THROWS_WITH(run_ozaki1(Matrix<double>(1, 33026, 1.0), Matrix<double>(33026, 1, 1.0), o, nullptr), Catch::Contains("exceeds 33025"));
+  o.arch = "sm_100";
+  CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("no INT8 instruction with s8.u8"));
+  cases.report(6);
+}

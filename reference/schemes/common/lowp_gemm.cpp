@@ -36,7 +36,7 @@ std::vector<std::string> preferred_ops(LowpFormat f) {
 }
 
 bool takes(const mma::InstructionSpec& s, LowpFormat f) {
-  if (f == LowpFormat::Int8) return s.kind == mma::Kind::Integer && s.a_signed && s.b_signed && !s.saturate;
+  if (f == LowpFormat::Int8) return s.kind == mma::Kind::Integer && !s.saturate;  // s8 or u8 operands
   return s.kind == mma::Kind::Float && s.a_format == element_format(f) && s.b_format == element_format(f) &&
          (s.packing == mma::Packing::Byte || s.packing == mma::Packing::PaddedFp4);
 }
@@ -140,16 +140,35 @@ double LowpGemm::output_value(uint32_t bits) const {
   return x.negative ? -mag : mag;
 }
 
+const mma::InstructionSpec& scheme_int8_instruction(const std::string& arch_name, bool a_signed, bool b_signed,
+                                                    const std::string& scheme) {
+  const std::string types = std::string(a_signed ? "s8" : "u8") + "." + (b_signed ? "s8" : "u8");
+  const mma::ArchSpec& a = mma::arch(arch_name);
+  const std::string candidates[] = {"mma.sync.aligned.m16n8k32.row.col.s32." + types + ".s32", "tcgen05.mma.cta_group::1.kind::i8." + types};
+  for (const std::string& op : candidates)
+    for (const mma::InstructionSpec& s : a.instructions)
+      if (s.op == op) return s;
+  throw InputError(scheme + ": architecture " + arch_name + " models no INT8 instruction with " + types +
+                   " operands (looked for: " + candidates[0] + ", " + candidates[1] + ")");
+}
+
 size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b,
                        const std::vector<uint32_t>& c, const std::string& label, StageReport& report) {
   size_t wrong = 0;
+  // INT8 operands are read with the instruction's signedness (u8: the byte's unsigned value).
+  const bool int8 = g.format() == LowpFormat::Int8;
+  const bool ua = int8 && !g.spec().a_signed, ub = int8 && !g.spec().b_signed;
   std::vector<int64_t> row(n);
   for (size_t i = 0; i < m; ++i) {
     std::fill(row.begin(), row.end(), 0);
     for (size_t kk = 0; kk < k; ++kk) {
-      const int64_t x = a[i * k + kk];
+      const int64_t x = ua ? int64_t(uint8_t(a[i * k + kk])) : int64_t(a[i * k + kk]);
       if (x == 0) continue;
-      for (size_t j = 0; j < n; ++j) row[j] += x * b[kk * n + j];
+      const int8_t* bk = &b[kk * n];
+      if (ub)
+        for (size_t j = 0; j < n; ++j) row[j] += x * int64_t(uint8_t(bk[j]));
+      else
+        for (size_t j = 0; j < n; ++j) row[j] += x * bk[j];
     }
     for (size_t j = 0; j < n; ++j) {
       const int64_t got = g.integer_output(c[i * n + j]);

@@ -1,7 +1,8 @@
 // The low-precision GEMMs of a scheme: matrices of small integers (slices, residues, limbs) encoded
 // into the operand format of one instruction, multiplied through its MMA model the way a kernel
 // issues it (K padded with zeros to the instruction's K), and read back as integers.
-//   INT8  the integer itself;
+//   INT8  the integer itself (for a u8 operand of the instruction, the byte's unsigned value: the
+//         int8_t holds its bit pattern);
 //   E4M3  the integer as an FP8 value (|v| <= 16 and the other integers E4M3 holds exactly);
 //   E2M1  half the integer as an FP4 value (the base-13 digits S = {0, +-1, +-2, +-3, +-4, +-6,
 //         +-8, +-12} are exactly twice the E2M1 values), so the FP32 output is sum / 4.
@@ -28,6 +29,11 @@ std::string to_string(LowpFormat f);
 // scheme, the architecture and what it would accept otherwise.
 const mma::InstructionSpec& scheme_instruction(const std::string& arch, LowpFormat format, const std::string& op,
                                                const std::string& scheme);
+
+// The INT8 instruction with the given operand signedness (mixed s8/u8 for the cuBLAS-style
+// slicing of ozaki1-int8): mma.sync, else tcgen05 kind::i8; InputError when not modelled.
+const mma::InstructionSpec& scheme_int8_instruction(const std::string& arch, bool a_signed, bool b_signed,
+                                                    const std::string& scheme);
 
 inline constexpr int64_t kNotInteger = INT64_MIN;
 

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <memory>
 
 #include "common/error.hpp"
 #include "schemes/stage_tools.hpp"
@@ -9,18 +10,23 @@
 namespace ozref::schemes {
 namespace {
 
-const char* scheme_name(Ozaki1Variant v) { return v == Ozaki1Variant::Int8 ? "ozaki1-int8" : "ozaki1-fp4"; }
+const char* scheme_name(Ozaki1Variant v) { return v == Ozaki1Variant::Fp4 ? "ozaki1-fp4" : "ozaki1-int8"; }
 
-size_t slice_count(const Ozaki1Options& o) { return o.slices ? o.slices : o.variant == Ozaki1Variant::Int8 ? 4 : 15; }
+size_t slice_count(const Ozaki1Options& o) { return o.slices ? o.slices : o.variant == Ozaki1Variant::Fp4 ? 15 : 4; }
 
 void check_inputs(const Matrix<double>& a, const Matrix<double>& b, const Ozaki1Options& o) {
   const std::string name = scheme_name(o.variant);
-  const size_t p = slice_count(o), p_max = o.variant == Ozaki1Variant::Int8 ? 9 : 16;
+  const size_t p = slice_count(o), p_max = o.variant == Ozaki1Variant::Fp4 ? 16 : 9;
   if (a.cols != b.rows) throw InputError(name + ": A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
                                          " but B is " + std::to_string(b.rows) + "x" + std::to_string(b.cols));
   if (p < 1 || p > p_max) throw InputError(name + ": --slices must be 1.." + std::to_string(p_max) + ", got " + std::to_string(p));
   if (o.variant == Ozaki1Variant::Fp4 && o.accumulation == Accumulation::Fused)
     throw InputError("ozaki1-fp4: --accumulate fused is the INT32 accumulation of the INT8 scheme (use exact or fp64)");
+  if (o.variant == Ozaki1Variant::Int8Cublas && o.accumulation == Accumulation::Fused)
+    throw InputError("ozaki1-int8 --slicing cublas: --accumulate fused would put s8 and u8 slices in one GEMM (use exact or fp64)");
+  if (o.variant == Ozaki1Variant::Int8Cublas && a.cols > 33025)
+    throw InputError(name + " --slicing cublas: K = " + std::to_string(a.cols) +
+                     " exceeds 33025, where K products of two unsigned 8-bit slices (255^2 each) still fit INT32");
   if (o.variant == Ozaki1Variant::Int8 && a.cols >= (size_t{1} << 29))
     throw InputError(name + ": K = " + std::to_string(a.cols) + " leaves no slice width (K < 2^29)");
   if (o.variant == Ozaki1Variant::Fp4 && a.cols > 262144)
@@ -45,7 +51,21 @@ SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const 
   const size_t m = a.rows, k = a.cols, n = b.cols, kp = (k + 31) / 32 * 32, p = slice_count(o);
   const bool fused = o.accumulation == Accumulation::Fused, exact = o.accumulation != Accumulation::Fp64;
   const Slicing sl(o.variant, p, kp, fused ? p : 1);
-  const LowpGemm lowp(scheme_instruction(o.arch, sl.format(), "", scheme_name(o.variant)), sl.format());
+  // One low-precision GEMM per operand signedness (the cublas slicing mixes s8 and u8 slices).
+  auto make = [&](bool sa, bool sb) {
+    return LowpGemm(sl.format() == LowpFormat::Int8 ? scheme_int8_instruction(o.arch, sa, sb, scheme_name(o.variant))
+                                                    : scheme_instruction(o.arch, sl.format(), "", scheme_name(o.variant)),
+                    sl.format());
+  };
+  const LowpGemm lowp = make(true, true);
+  const bool mixed = o.variant == Ozaki1Variant::Int8Cublas;
+  const std::unique_ptr<LowpGemm> lowp_su = mixed ? std::make_unique<LowpGemm>(make(true, false)) : nullptr;
+  const std::unique_ptr<LowpGemm> lowp_us = mixed ? std::make_unique<LowpGemm>(make(false, true)) : nullptr;
+  const std::unique_ptr<LowpGemm> lowp_uu = mixed ? std::make_unique<LowpGemm>(make(false, false)) : nullptr;
+  auto gemm_for = [&](size_t t, size_t u) -> const LowpGemm& {
+    const bool sa = sl.slice_signed(t), sb = sl.slice_signed(u);
+    return sa && sb ? lowp : sa ? *lowp_su : sb ? *lowp_us : *lowp_uu;
+  };
   const bool cheap = o.verify != Verify::None, full = o.verify == Verify::Full;
   SchemeResult r;
   r.exactness_conditions = true;  // the slice width and the K bound make every GEMM safe by construction
@@ -99,11 +119,11 @@ SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const 
   std::vector<uint32_t> cg(outputs * m * n);
   {
     StageClock clock(r, "gemm", full);
-    auto issue = [&](size_t q, size_t kk, const int8_t* a_op, const int8_t* b_op, const std::string& label) {
-      const std::vector<uint32_t> d = lowp.run(m, n, kk, a_op, b_op, o.threads);
+    auto issue = [&](size_t q, size_t kk, const int8_t* a_op, const int8_t* b_op, const LowpGemm& g, const std::string& label) {
+      const std::vector<uint32_t> d = g.run(m, n, kk, a_op, b_op, o.threads);
       std::copy(d.begin(), d.end(), cg.begin() + static_cast<long>(q * m * n));
       if (!full) return;
-      const size_t wrong = check_lowp_gemm(lowp, m, n, kk, a_op, b_op, d, label, clock.report());
+      const size_t wrong = check_lowp_gemm(g, m, n, kk, a_op, b_op, d, label, clock.report());
       if (wrong) clock.report().note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
     };
     if (fused) {
@@ -114,13 +134,13 @@ SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const 
             std::copy_n(&as[t * m * k + i * k], k, &a_cat[i * (d + 1) * k + t * k]);
           std::copy_n(&bs[(d - t) * k * n], k * n, &b_cat[t * k * n]);
         }
-        issue(d, (d + 1) * k, a_cat.data(), b_cat.data(), "fused slice products t + u = " + std::to_string(d));
+        issue(d, (d + 1) * k, a_cat.data(), b_cat.data(), lowp, "fused slice products t + u = " + std::to_string(d));
         r.low_precision_gemms += d + 1;
       }
     } else {
       for (size_t q = 0; q < pairs.size(); ++q) {
         const auto [t, u] = pairs[q];
-        issue(q, k, &as[t * m * k], &bs[u * k * n], "slice pair (" + std::to_string(t) + "," + std::to_string(u) + ")");
+        issue(q, k, &as[t * m * k], &bs[u * k * n], gemm_for(t, u), "slice pair (" + std::to_string(t) + "," + std::to_string(u) + ")");
         ++r.low_precision_gemms;
       }
     }
@@ -147,9 +167,12 @@ SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const 
       for (const auto& [t, u] : pairs)
         for (size_t i = 0; i < m; ++i) {
           std::fill(dot.begin(), dot.end(), 0);
+          const bool sa = sl.slice_signed(t), sb = sl.slice_signed(u);
           for (size_t kk = 0; kk < k; ++kk) {
-            const int64_t x = as[t * m * k + i * k + kk];
-            for (size_t j = 0; j < n; ++j) dot[j] += x * bs[u * k * n + kk * n + j];
+            const int8_t raw = as[t * m * k + i * k + kk];
+            const int64_t x = sa ? int64_t(raw) : int64_t(uint8_t(raw));
+            const int8_t* bk = &bs[u * k * n + kk * n];
+            for (size_t j = 0; j < n; ++j) dot[j] += x * (sb ? int64_t(bk[j]) : int64_t(uint8_t(bk[j])));
           }
           for (size_t j = 0; j < n; ++j) direct[i * n + j] += sl.weight(t + u) * mpz_class(static_cast<long>(dot[j]));
         }

@@ -1,6 +1,7 @@
 // Ozaki scheme I (ozaki1-int8 as ozIMMU, ozaki1-fp4 with base-13 digits) as named stages:
 //   scale       row and column power-of-two shifts (slicing.hpp)
-//   slices      p slices of each scaled element, most significant first
+//   slices      p slices of each scaled element, most significant first (ozaki1-int8: ozIMMU's signed
+//               w-bit slices, or with --slicing cublas a signed leading slice and unsigned bytes)
 //   gemm        the triangular p(p+1)/2 low-precision GEMMs A_t B_u, t + u <= p - 1, through the
 //               MMA model (int8 --accumulate fused: the products of one t + u share one INT32
 //               accumulator, as a one-kernel implementation (EmuGEMM-I) sums them)
@@ -23,7 +24,7 @@ Accumulation parse_accumulation(const std::string& name);  // "exact", "fp64", "
 
 struct Ozaki1Options {
   Ozaki1Variant variant = Ozaki1Variant::Int8;
-  size_t slices = 0;  // p: int8 1..9 (default 4), fp4 1..16 (default 15)
+  size_t slices = 0;  // p: int8 (either slicing) 1..9 (default 4), fp4 1..16 (default 15)
   std::string arch = "ideal";
   Accumulation accumulation = Accumulation::Exact;
   Verify verify = Verify::Full;

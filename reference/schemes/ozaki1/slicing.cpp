@@ -13,9 +13,10 @@ int ceil_log2(size_t k) { return k <= 1 ? 0 : std::bit_width(k - 1); }
 
 Slicing::Slicing(Ozaki1Variant v, size_t p, size_t padded_k, size_t accumulators_per_shift) : v_(v), p_(p) {
   if (v == Ozaki1Variant::Int8) w_ = std::min(7, (31 - ceil_log2(std::max<size_t>(padded_k * accumulators_per_shift, 1))) / 2);
+  if (v == Ozaki1Variant::Int8Cublas) w_ = 8;
   for (size_t d = 0; d < p; ++d) {  // the kept products: t + u <= p - 1
     mpz_class w;
-    if (v == Ozaki1Variant::Int8) {
+    if (v != Ozaki1Variant::Fp4) {
       w = mpz_class(1) << ((p - 1 - d) * size_t(w_));
       weights_fp64_.push_back(std::ldexp(1.0, -int(d) * w_));
     } else {
@@ -29,10 +30,22 @@ Slicing::Slicing(Ozaki1Variant v, size_t p, size_t padded_k, size_t accumulators
 int Slicing::shift(double max_abs) const {
   if (max_abs == 0) return 0;
   if (v_ == Ozaki1Variant::Int8) return w_ - 1 - std::ilogb(max_abs);             // |x| < 2^w
+  if (v_ == Ozaki1Variant::Int8Cublas) return 6 - std::ilogb(max_abs);           // |x| < 2^7
   return std::ilogb(double(base13_range(int(p_)))) - 1 - std::ilogb(max_abs);  // |x| < 2^ilogb(X_p) <= X_p
 }
 
 void Slicing::slice(double a, int s, int8_t* out, size_t stride) const {
+  if (v_ == Ozaki1Variant::Int8Cublas) {
+    long double rest = std::ldexp(static_cast<long double>(a), s);
+    long double digit = std::floor(rest);  // the signed leading slice, toward minus infinity
+    out[0] = static_cast<int8_t>(digit);
+    for (size_t t = 1; t < p_; ++t) {
+      rest = (rest - digit) * 256;  // in [0, 256): exact, 64-bit significand, a has 53 bits
+      digit = std::floor(rest);
+      out[t * stride] = static_cast<int8_t>(static_cast<uint8_t>(digit));
+    }
+    return;
+  }
   if (v_ == Ozaki1Variant::Int8) {
     long double rest = std::ldexp(static_cast<long double>(a), s);
     for (size_t t = 0; t < p_; ++t) {
@@ -49,6 +62,13 @@ void Slicing::slice(double a, int s, int8_t* out, size_t stride) const {
 
 std::string Slicing::check(double a, int s, const int8_t* sl, size_t stride) const {
   const long double x = std::ldexp(static_cast<long double>(a), s);
+  if (v_ == Ozaki1Variant::Int8Cublas) {
+    if (x < -128 || x >= 128) return "a 2^s outside [-128, 128)";
+    __int128 sum = sl[0];  // signed leading slice, then unsigned bytes
+    for (size_t t = 1; t < p_; ++t) sum = sum * 256 + static_cast<uint8_t>(sl[t * stride]);
+    if (static_cast<long double>(sum) != std::floor(std::ldexp(x, int((p_ - 1) * 8)))) return "slices do not add back to floor(x 2^(8(p-1)))";
+    return "";
+  }
   if (v_ == Ozaki1Variant::Int8) {
     __int128 sum = 0;
     for (size_t t = 0; t < p_; ++t) {
