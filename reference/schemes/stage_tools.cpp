@@ -30,19 +30,40 @@ mpz_class mpz_from_int128(__int128 v) {
   return negative ? mpz_class(-z) : z;
 }
 
+namespace {
+// (-1)^negative * top * 2^e plus, when sticky, a positive amount below 2^e, rounded to FP64.
+double round_top64(bool negative, uint64_t top, int e, bool sticky) {
+  const ExactValue v{FloatClass::Normal, negative, top, e};
+  return std::bit_cast<double>(encode(format_spec(FormatId::FP64), v, Rounding::NearestEven, Overflow::NoSat, sticky).bits);
+}
+}  // namespace
+
 double nearest_double(const mpz_class& c, int e) {
   if (c == 0) return 0.0;
   mpz_class mag = abs(c);
   const long bits = static_cast<long>(mpz_sizeinbase(mag.get_mpz_t(), 2));
-  ExactValue v{FloatClass::Normal, c < 0, 0, e};
   bool sticky = false;
   if (bits > 64) {
     sticky = static_cast<long>(mpz_scan1(mag.get_mpz_t(), 0)) < bits - 64;
     mag >>= static_cast<mp_bitcnt_t>(bits - 64);
-    v.exponent = e + static_cast<int>(bits - 64);
+    e += static_cast<int>(bits - 64);
   }
-  v.significand = mpz_get_ui(mag.get_mpz_t());
-  return std::bit_cast<double>(encode(format_spec(FormatId::FP64), v, Rounding::NearestEven, Overflow::NoSat, sticky).bits);
+  return round_top64(c < 0, mpz_get_ui(mag.get_mpz_t()), e, sticky);
+}
+
+double nearest_double(__int128 c, int e) {
+  if (c == 0) return 0.0;
+  unsigned __int128 mag = c < 0 ? -static_cast<unsigned __int128>(c) : static_cast<unsigned __int128>(c);
+  const uint64_t high = static_cast<uint64_t>(mag >> 64);
+  const int bits = high ? 128 - __builtin_clzll(high) : 64 - __builtin_clzll(static_cast<uint64_t>(mag));
+  bool sticky = false;
+  if (bits > 64) {
+    const int drop = bits - 64;
+    sticky = (mag & ((static_cast<unsigned __int128>(1) << drop) - 1)) != 0;
+    mag >>= drop;
+    e += drop;
+  }
+  return round_top64(c < 0, static_cast<uint64_t>(mag), e, sticky);
 }
 
 bool is_correct_rounding(const mpz_class& c, int e, double got) {

@@ -50,6 +50,7 @@ std::string index3(size_t t, size_t i, size_t j);
 // c * 2^e rounded to the nearest FP64 (ties to even; overflow to infinity; a nonzero value that
 // rounds to zero keeps its sign).
 double nearest_double(const mpz_class& c, int e);
+double nearest_double(__int128 c, int e);
 
 // True when `got` is the GMP oracle's nearest-even rounding of c * 2^e (the unscale contracts).
 bool is_correct_rounding(const mpz_class& c, int e, double got);

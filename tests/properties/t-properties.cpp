@@ -23,6 +23,7 @@
 #include "schemes/int8_on_fp4.hpp"
 #include "schemes/ozaki2/scheme.hpp"
 #include "schemes/common/base13.hpp"
+#include "schemes/stage_tools.hpp"
 
 using namespace ozref;
 
@@ -85,6 +86,27 @@ TEST_CASE("property: CRT reconstructs x from its residues, every variant", "[pro
     }
     RC_ASSERT(crt.exact(r.data()) == x);
     RC_ASSERT(crt.garner(r.data()) == x);
+    RC_CLASSIFY(crt.fits_int128(), "128-bit path");
+    if (crt.fits_int128()) {
+      RC_ASSERT(schemes::mpz_from_int128(crt.exact_int128(r.data())) == x);
+      RC_ASSERT(schemes::mpz_from_int128(crt.garner_int128(r.data())) == x);
+    }
+  }, true);
+}
+
+TEST_CASE("property: residues of any balanced tuple give the same integer on the 128-bit and GMP paths", "[properties]") {
+  rc::prop("crt int128 = gmp on arbitrary residues", [] {
+    const size_t n = *rc::gen::inRange<size_t>(2, 17);  // P < 2^126
+    const std::vector<int64_t> moduli(schemes::int8_moduli().begin(), schemes::int8_moduli().begin() + long(n));
+    const schemes::Crt crt(moduli);
+    RC_ASSERT(crt.fits_int128());
+    std::vector<int32_t> r(n);
+    for (size_t t = 0; t < n; ++t) r[t] = *rc::gen::inRange<int32_t>(int32_t(-(moduli[t] / 2)), int32_t((moduli[t] - 1) / 2 + 1));
+    RC_ASSERT(schemes::mpz_from_int128(crt.exact_int128(r.data())) == crt.exact(r.data()));
+    RC_ASSERT(schemes::mpz_from_int128(crt.garner_int128(r.data())) == crt.garner(r.data()));
+    const int e = *rc::gen::inRange(-1100, 1000);
+    const __int128 v = crt.garner_int128(r.data());
+    RC_ASSERT(std::bit_cast<uint64_t>(schemes::nearest_double(v, e)) == std::bit_cast<uint64_t>(schemes::nearest_double(crt.garner(r.data()), e)));
   }, true);
 }
 

@@ -57,13 +57,23 @@ Crt::Crt(std::vector<int64_t> moduli) : moduli_(std::move(moduli)) {
     weights_.push_back(cofactor * static_cast<long>(q));
     w_hi_.push_back(multiple_below(weights_.back(), quantum));
     w_lo_.push_back(mpq_class(weights_.back() - mpz_class(mpq_class(w_hi_.back()))).get_d());
-    std::vector<int64_t> inv;
-    for (size_t j = 0; j < i; ++j) inv.push_back(inverse_mod(moduli_[j], moduli_[i]));
-    inverse_.push_back(inv);
+    std::vector<int64_t> radix(i);
+    int64_t run = 1 % moduli_[i];  // (p_0 ... p_{j-1}) mod p_i
+    for (size_t j = 0; j < i; ++j) {
+      radix[j] = run;
+      run = run * (moduli_[j] % moduli_[i]) % moduli_[i];
+    }
+    radix_mod_.push_back(radix);
+    radix_inverse_.push_back(inverse_mod(run, moduli_[i]));
   }
   p_hi_ = product_.get_d();
   p_lo_ = mpq_class(product_ - mpz_class(mpq_class(p_hi_))).get_d();
   inv_p_ = 1.0 / p_hi_;
+  fits_int128_ = mpz_sizeinbase(product_.get_mpz_t(), 2) <= 126 && moduli_.size() <= 64;
+  if (fits_int128_) {
+    product128_ = 1;
+    for (int64_t m : moduli_) product128_ *= m;
+  }
 }
 
 mpz_class Crt::exact(const int32_t* r) const {
@@ -74,13 +84,36 @@ mpz_class Crt::exact(const int32_t* r) const {
   return x;
 }
 
+void Crt::garner_digits(const int32_t* r, int64_t* digit) const {
+  // x = sum_j d_j (p_0 ... p_{j-1}); modulo p_i the digits below i are known, so d_i follows from
+  // one sum (|terms| < 2^16, no overflow) and one product with the inverse.
+  for (size_t i = 0; i < moduli_.size(); ++i) {
+    int64_t partial = 0;
+    for (size_t j = 0; j < i; ++j) partial += digit[j] * radix_mod_[i][j];
+    digit[i] = balanced_residue(balanced_residue(r[i] - partial, moduli_[i]) * radix_inverse_[i], moduli_[i]);
+  }
+}
+
+__int128 Crt::garner_int128(const int32_t* r) const {
+  int64_t digit[64];
+  garner_digits(r, digit);
+  __int128 x = 0;
+  for (size_t i = moduli_.size(); i-- > 0;) x = x * moduli_[i] + digit[i];  // Horner, |x| < P/2 + P_i
+  return x;
+}
+
+__int128 Crt::exact_int128(const int32_t* r) const {
+  // The Garner integer is congruent to every residue; moved into (-P/2, P/2] it is exact()'s.
+  __int128 x = garner_int128(r);
+  const __int128 half = product128_ / 2;
+  if (x > half) x -= product128_;
+  if (x <= half - product128_) x += product128_;
+  return x;
+}
+
 mpz_class Crt::garner(const int32_t* r) const {
   std::vector<int64_t> digit(moduli_.size());
-  for (size_t i = 0; i < moduli_.size(); ++i) {
-    int64_t t = r[i];
-    for (size_t j = 0; j < i; ++j) t = balanced_residue((t - digit[j]) * inverse_[i][j], moduli_[i]);
-    digit[i] = balanced_residue(t, moduli_[i]);
-  }
+  garner_digits(r, digit.data());
   mpz_class x = 0, radix = 1;
   for (size_t i = 0; i < moduli_.size(); ++i) {
     x += radix * static_cast<long>(digit[i]);

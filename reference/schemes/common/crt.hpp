@@ -27,12 +27,24 @@ class Crt {
   mpz_class garner(const int32_t* residues) const;
   // GEMMul8's double-double evaluation: returns hi + lo (two doubles).
   void double_double(const int32_t* residues, double& hi, double& lo) const;
+  // The exact or Garner integer in 128-bit arithmetic (the same value as exact() or garner()),
+  // available when P < 2^126 (up to 16 INT8 moduli); the fast path of the crt stage.
+  bool fits_int128() const { return fits_int128_; }
+  __int128 exact_int128(const int32_t* residues) const;
+  __int128 garner_int128(const int32_t* residues) const;
 
  private:
   std::vector<int64_t> moduli_;
   mpz_class product_, half_;
   std::vector<mpz_class> weights_;          // q_i * P / p_i, q_i = (P/p_i)^-1 mod p_i
-  std::vector<std::vector<int64_t>> inverse_;  // Garner: inverse_[i][j] = p_j^-1 mod p_i, j < i
+  // Garner: radix_mod_[i][j] = (p_0 ... p_{j-1}) mod p_i for j < i, radix_inverse_[i] = its inverse
+  // for j = i: the digit d_i = (r_i - sum_j d_j radix_mod_[i][j]) radix_inverse_[i] mod p_i, balanced.
+  std::vector<std::vector<int64_t>> radix_mod_;
+  std::vector<int64_t> radix_inverse_;
+  bool fits_int128_ = false;
+  __int128 product128_ = 0;
+  // Garner's balanced mixed-radix digits of the residues.
+  void garner_digits(const int32_t* residues, int64_t* digits) const;
   std::vector<double> w_hi_, w_lo_;          // weights split: hi exact times any residue
   double p_hi_ = 0, p_lo_ = 0, inv_p_ = 0;
 };

@@ -29,6 +29,7 @@ int32_t balanced_residue(int64_t x, int64_t m) {
 
 int32_t balanced_residue_of_integer(double x, int64_t m) {
   if (x == 0) return 0;
+  if (std::fabs(x) < 0x1p62) return balanced_residue(static_cast<int64_t>(x), m);  // exact conversion
   const uint64_t bits = std::bit_cast<uint64_t>(x);
   const int field = static_cast<int>((bits >> 52) & 0x7FF);
   uint64_t sig = (bits & ((uint64_t{1} << 52) - 1)) | (field ? uint64_t{1} << 52 : 0);

@@ -180,19 +180,31 @@ std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::ve
   std::vector<int16_t> cr(N * Q * m * n);
   {
     StageClock clock(r, c.int8 ? "reduce" : "recombine", c.cheap);
-    std::vector<int64_t> outs(4), exact;
-    for (size_t t = 0; t < N; ++t) {
+    auto outputs_of = [&](size_t t, size_t q, size_t v, int64_t* outs) {
+      for (size_t g = 0; g < c.products[t]->terms().size(); ++g) outs[g] = c.lowp.integer_output(cg[gemm_index(t, q, g) * m * n + v]);
+    };
+    // The residues, in parallel over the products; the checks after, in order (a deterministic report).
+#pragma omp parallel for schedule(static) collapse(2) num_threads(c.threads)
+    for (size_t t = 0; t < N; ++t)
+      for (size_t q = 0; q < Q; ++q) {
+        int64_t outs[4];
+        for (size_t v = 0; v < m * n; ++v) {
+          outputs_of(t, q, v, outs);
+          cr[(t * Q + q) * m * n + v] = int16_t(c.products[t]->combine(outs));
+        }
+      }
+    std::vector<int64_t> exact;
+    for (size_t t = 0; c.cheap && t < N; ++t) {
       const ModularProduct& mp = *c.products[t];
       const int64_t mod = mp.modulus();
       const size_t terms = mp.terms().size();
       for (size_t q = 0; q < Q; ++q) {
-        int16_t* out = &cr[(t * Q + q) * m * n];
+        const int16_t* out = &cr[(t * Q + q) * m * n];
+        int64_t outs[4];
         for (size_t v = 0; v < m * n; ++v) {
-          for (size_t g = 0; g < terms; ++g) outs[g] = c.lowp.integer_output(cg[gemm_index(t, q, g) * m * n + v]);
-          const int32_t value = mp.combine(outs.data());
-          out[v] = int16_t(value);
-          if (!c.cheap) continue;
           // Contract (cheap): balanced and congruent to the weighted sum of the GEMM outputs.
+          outputs_of(t, q, v, outs);
+          const int32_t value = out[v];
           int64_t sum = 0;
           bool integral = true;
           for (size_t g = 0; g < terms; ++g) {
