@@ -112,3 +112,24 @@ TEST_CASE("ozaki1-int8 --slicing cublas: signed leading slice and unsigned bytes
   CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("no INT8 instruction with s8.u8"));
   cases.report(6);
 }
+
+TEST_CASE("ozaki1-int8 --slicing cublas regression (property): tiny negative elements with nine slices", "[schemes]") {
+  // Found by the property "Ozaki-I slices add back" (9 slices, phi = 5.1): x = a 2^s a tiny
+  // negative number, floor(x) = -1, and the remainder 1 + x needed more than the 64 bits of a long
+  // double; the slices are now taken from floor(a 2^(s + 64)) in 128-bit integers. Oracle: GMP.
+  const Slicing sl(Ozaki1Variant::Int8Cublas, 9, 32, 1);
+  for (const double a : {-0x1.d8e2d3f79f863p-9, -0x1.007b14590a63fp-15, 0x1.007b14590a63fp-15, -0x1p-70, -0x1.fffffffffffffp+0}) {
+    const int shift = -6;  // a row whose largest magnitude is in [64, 128)
+    int8_t s[9];
+    sl.slice(a, shift, s, 1);
+    INFO("a = " << a);
+    CHECK(sl.check(a, shift, s, 1).empty());
+    mpq_class scaled(a);
+    scaled *= mpq_class(mpz_class(1) << 58);  // 2^(shift + 8 * 8)
+    mpz_class want;
+    mpz_fdiv_q(want.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
+    mpz_class got = s[0];
+    for (int t = 1; t < 9; ++t) got = got * 256 + static_cast<uint8_t>(s[t]);
+    CHECK(got == want);
+  }
+}

@@ -36,14 +36,16 @@ int Slicing::shift(double max_abs) const {
 
 void Slicing::slice(double a, int s, int8_t* out, size_t stride) const {
   if (v_ == Ozaki1Variant::Int8Cublas) {
-    long double rest = std::ldexp(static_cast<long double>(a), s);
-    long double digit = std::floor(rest);  // the signed leading slice, toward minus infinity
-    out[0] = static_cast<int8_t>(digit);
-    for (size_t t = 1; t < p_; ++t) {
-      rest = (rest - digit) * 256;  // in [0, 256): exact, 64-bit significand, a has 53 bits
-      digit = std::floor(rest);
-      out[t * stride] = static_cast<int8_t>(static_cast<uint8_t>(digit));
-    }
+    // X = floor(a 2^(s + 8(p-1))) in 128-bit integers from the double's bits (|X| < 2^71); a
+    // floating-point remainder would need more than 64 bits once floor moves a negative value.
+    const uint64_t bits = std::bit_cast<uint64_t>(a);
+    const int field = int((bits >> 52) & 0x7FF);
+    const __int128 sig = __int128((bits & ((uint64_t{1} << 52) - 1)) | (field ? uint64_t{1} << 52 : 0));
+    const int e = (field ? field : 1) - 1075 + s + int(8 * (p_ - 1));
+    const __int128 signed_sig = std::signbit(a) ? -sig : sig;
+    const __int128 X = e >= 0 ? signed_sig * (__int128(1) << e) : (e > -120 ? signed_sig >> -e : (signed_sig < 0 ? -1 : 0));
+    out[0] = static_cast<int8_t>(X >> (8 * (p_ - 1)));  // arithmetic shift: the floor
+    for (size_t t = 1; t < p_; ++t) out[t * stride] = static_cast<int8_t>(static_cast<uint8_t>(X >> (8 * (p_ - 1 - t))));
     return;
   }
   if (v_ == Ozaki1Variant::Int8) {
