@@ -104,12 +104,12 @@ Result rare_limbs(int64_t m) {
   return r;
 }
 
-Result rare_biased(int64_t m) {
-  constexpr int64_t kDepth = 131071;
+// fp64-emu's barrett_bal32 on |y| <= bound with `bias` (a multiple of m): y + bias stays in uint32
+// and the Barrett remainder lies in [0, 3m).
+Result biased_barrett(int64_t m, int64_t bound, int64_t bias) {
   z3::context ctx;
   auto c = [&](int64_t v) { return ctx.int_val(v); };
-  const int64_t mu = (int64_t{1} << 31) / m, half = m / 2, bound = kDepth * half * half;
-  const int64_t bias = schemes::rare::reduction_bias(m, kDepth);
+  const int64_t mu = (int64_t{1} << 31) / m;
   const z3::expr y = ctx.int_const("y"), q = ctx.int_const("q"), pow31 = c(int64_t{1} << 31);
   const z3::expr xu = y + c(bias), r0 = xu - q * c(m);
   z3::solver s(ctx);
@@ -121,9 +121,20 @@ Result rare_biased(int64_t m) {
       r.status = Status::Refuted;
       r.detail = "biased_barrett(" + std::to_string(x) + ") mod " + std::to_string(m);
     }
-  r.data = {{"modulus", m}, {"mu", mu}, {"bias", bias}, {"k", kDepth}, {"domain", {-bound, bound}}};
+  r.data = {{"modulus", m}, {"mu", mu}, {"bias", bias}, {"domain", {-bound, bound}}};
   return r;
 }
+
+Result rare_biased(int64_t m) {
+  constexpr int64_t kDepth = 131071;
+  Result r = biased_barrett(m, kDepth * (m / 2) * (m / 2), schemes::rare::reduction_bias(m, kDepth));
+  r.data["k"] = kDepth;
+  return r;
+}
+
+// fp64-emu's Garner digit step (reconstruct_kernel): y = (r_t - acc) * minv with |y| < 2^27 and
+// bias p << 21 (not modelled by ozref's rare, which reconstructs exactly; audited here).
+Result rare_garner(int64_t m) { return biased_barrett(m, (int64_t{1} << 27) - 1, m << 21); }
 
 }  // namespace
 
@@ -137,6 +148,9 @@ std::vector<Theorem> reduction_theorems() {
     out.push_back({"reduction.rare_limbs." + std::to_string(m),
                    "rare's limb-sum Barrett step (mu = floor(2^31/p), one subtract) gives v mod " + std::to_string(m) + " on its whole domain",
                    "z3 (linear integer arithmetic) over [0, limb_domain)", false, [m] { return rare_limbs(m); }});
+    out.push_back({"reduction.rare_garner." + std::to_string(m),
+                   "fp64-emu's Garner digit reduction (|y| < 2^27, bias p 2^21) stays in uint32 and needs at most two subtracts, mod " + std::to_string(m),
+                   "z3 (linear integer arithmetic) over the digit range", false, [m] { return rare_garner(m); }});
     out.push_back({"reduction.rare_biased." + std::to_string(m),
                    "rare's biased reduction of INT32 outputs |y| <= 131071 (p/2)^2 stays in uint32 and needs at most two subtracts, mod " + std::to_string(m),
                    "z3 (linear integer arithmetic) over the output range", false, [m] { return rare_biased(m); }});
