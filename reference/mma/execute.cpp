@@ -1,6 +1,7 @@
 #include "mma/execute.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "common/error.hpp"
@@ -11,21 +12,8 @@
 namespace ozref::mma {
 namespace {
 
-// An operand element as (class, sign, significand, lsb exponent, alignment exponent).
-struct Operand {
-  ExactValue v;
-  int align = 0;
-};
-
-Operand operand(const InstructionSpec& s, FormatId format, uint32_t bits) {
-  const FormatSpec* f = &format_spec(format);
-  ExactValue v = decode(*f, bits);
-  if (s.convert_to_fp16 && v.is_finite()) {  // exact: every e4m3/e5m2 value is an FP16 value
-    f = &format_spec(FormatId::FP16);
-    v = decode(*f, encode(*f, v, Rounding::NearestEven, Overflow::NoSat).bits);
-  }
-  return {v, v.exponent + f->fraction_bits};
-}
+using Operand = DecodedElement;
+Operand operand(const InstructionSpec& s, FormatId format, uint32_t bits) { return decode_element(s, format, bits); }
 
 struct Specials {
   bool nan = false, plus = false, minus = false;
@@ -118,26 +106,41 @@ uint32_t execute_block_scaled(const InstructionSpec& s, const ElementOperands& x
 }
 
 uint32_t execute_float(const InstructionSpec& s, const ElementOperands& x) {
-  Specials sp;
-  sp.value(x.c);
-  std::vector<Operand> a(s.k), b(s.k);
+  Operand a[64], b[64];  // instruction K is at most 64 (checked in execute_float_decoded)
   for (int k = 0; k < s.k; ++k) {
     a[k] = operand(s, s.a_format, element_bits(s, x.a, k));
     b[k] = operand(s, s.b_format, element_bits(s, x.b, k));
-    sp.product(a[k].v, b[k].v);
   }
-  if (sp.any()) return sp.result();
-  uint32_t acc = s.c_added_after ? 0u : x.c;
-  std::vector<Term> terms;
-  for (const auto& block : s.blocks) {
-    terms.clear();
-    for (int k : block) terms.push_back(product_term(a[k], b[k]));
-    acc = fused_dot_add(terms, acc, s.block);
-  }
-  return s.c_added_after ? fp32_add_nearest(acc, x.c) : acc;
+  return execute_float_decoded(s, a, b, x.c);
 }
 
 }  // namespace
+
+DecodedElement decode_element(const InstructionSpec& s, FormatId format, uint32_t bits) {
+  const FormatSpec* f = &format_spec(format);
+  ExactValue v = decode(*f, bits);
+  if (s.convert_to_fp16 && v.is_finite()) {  // exact: every e4m3/e5m2 value is an FP16 value
+    f = &format_spec(FormatId::FP16);
+    v = decode(*f, encode(*f, v, Rounding::NearestEven, Overflow::NoSat).bits);
+  }
+  return {v, v.exponent + f->fraction_bits};
+}
+
+uint32_t execute_float_decoded(const InstructionSpec& s, const DecodedElement* a, const DecodedElement* b, uint32_t c) {
+  if (s.k > 64) throw std::logic_error(s.op + ": instruction K above 64 is not supported by the FP core");
+  Specials sp;
+  sp.value(c);
+  for (int k = 0; k < s.k; ++k) sp.product(a[k].v, b[k].v);
+  if (sp.any()) return sp.result();
+  uint32_t acc = s.c_added_after ? 0u : c;
+  Term terms[64];
+  for (const auto& block : s.blocks) {
+    size_t count = 0;
+    for (int k : block) terms[count++] = product_term(a[k], b[k]);
+    acc = fused_dot_add(std::span<const Term>(terms, count), acc, s.block);
+  }
+  return s.c_added_after ? fp32_add_nearest(acc, c) : acc;
+}
 
 uint32_t element_bits(const InstructionSpec& s, std::span<const uint8_t> bytes, int k) {
   switch (s.packing) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 
+#include "formats/value.hpp"
 #include "mma/instruction.hpp"
 
 namespace ozref::mma {
@@ -23,5 +24,16 @@ uint32_t element_bits(const InstructionSpec& spec, std::span<const uint8_t> oper
 
 // D for one output element. Throws InputError when operand sizes do not match the instruction.
 uint32_t execute(const InstructionSpec& spec, const ElementOperands& x);
+
+// An FP operand element decoded once (value and alignment exponent, after any exact conversion
+// the instruction applies first), so that a GEMM decodes each element once rather than once per
+// output it feeds.
+struct DecodedElement {
+  ExactValue v;
+  int align = 0;
+};
+DecodedElement decode_element(const InstructionSpec& spec, FormatId format, uint32_t bits);
+// D of a Kind::Float instruction on decoded operands (spec.k elements each): what execute() does.
+uint32_t execute_float_decoded(const InstructionSpec& spec, const DecodedElement* a, const DecodedElement* b, uint32_t c);
 
 }  // namespace ozref::mma

@@ -72,6 +72,29 @@ void gemm_into(const InstructionSpec& s, const GemmOperands& x, std::span<uint32
   const size_t scales = s.kind == Kind::BlockScaled ? x.k / size_t(s.scale_block) : 0, step_scales = scale_bytes(s);
   const int saved = omp_get_max_threads();
   if (options.threads > 0) omp_set_num_threads(options.threads);
+  if (s.kind == Kind::Float) {
+    // Each element decoded once (m k + n k decodes instead of 2 m n k), then the same instruction
+    // semantics as execute() on the decoded values.
+    std::vector<DecodedElement> da(x.m * x.k), db(x.n * x.k);
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < x.m; ++i)
+      for (size_t kk = 0; kk < x.k; ++kk)
+        da[i * x.k + kk] = decode_element(s, s.a_format, element_bits(s, x.a.subspan(i * row + kk / size_t(s.k) * step_bytes, step_bytes), int(kk % size_t(s.k))));
+#pragma omp parallel for schedule(static)
+    for (size_t j = 0; j < x.n; ++j)
+      for (size_t kk = 0; kk < x.k; ++kk)
+        db[j * x.k + kk] = decode_element(s, s.b_format, element_bits(s, x.b.subspan(j * row + kk / size_t(s.k) * step_bytes, step_bytes), int(kk % size_t(s.k))));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t i = 0; i < x.m; ++i)
+      for (size_t j = 0; j < x.n; ++j) {
+        uint32_t acc = x.c.empty() ? 0u : x.c[i * x.n + j];
+        for (size_t st = 0; st < steps; ++st)
+          acc = execute_float_decoded(s, &da[i * x.k + st * size_t(s.k)], &db[j * x.k + st * size_t(s.k)], acc);
+        d[i * x.n + j] = acc;
+      }
+    omp_set_num_threads(saved);
+    return;
+  }
 #pragma omp parallel for schedule(dynamic, 1)
   for (size_t i = 0; i < x.m; ++i)
     for (size_t j = 0; j < x.n; ++j) {
