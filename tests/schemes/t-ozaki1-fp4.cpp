@@ -1,10 +1,12 @@
 // ozaki1-fp4 (base-13 digit slices) end to end, and the fused INT32 accumulation of ozaki1-int8:
 // exact where every nonzero digit product is kept (bit-identical to the exact product, checked by
 // the independent exact GEMM), scale invariance, accuracy growing with p.
+#include <bit>
 #include <cmath>
 
 #include "common/distributions.hpp"
 #include "schemes/ozaki1/scheme.hpp"
+#include "schemes/ozaki2/scheme.hpp"
 #include "support.hpp"
 
 using namespace ozref;
@@ -83,4 +85,28 @@ TEST_CASE("ozaki1-int8: the fused INT32 accumulation equals the exact one where 
   REQUIRE(fused.exact);
   REQUIRE(fused.low_precision_gemms == exact.low_precision_gemms);
   REQUIRE(fused.c.data == exact.c.data);
+}
+
+TEST_CASE("ozaki1-fp4 and ozaki2-fp4 agree bit for bit where both are exact", "[schemes]") {
+  // Multiples of 13^3 with p = 5 digits (every nonzero digit product kept) and integers far inside
+  // the 19-modulus CRT range: both reproduce the exact product, so both must give the same bits.
+  Rng rng(test::seed() + 33);
+  for (const std::string arch : {"ideal", "sm_100", "sm_120"}) {
+    Matrix<double> a = random_matrix(5, 40, {Distribution::Integers, 7}, rng), b = random_matrix(40, 4, {Distribution::Integers, 7}, rng);
+    for (double& x : a.data) x *= 2197;
+    for (double& x : b.data) x *= 2197;
+    Ozaki1Options o1;
+    o1.variant = Ozaki1Variant::Fp4;
+    o1.slices = 5;
+    o1.arch = arch;
+    Ozaki2Options o2;
+    o2.variant = Ozaki2Variant::Fp4;
+    o2.arch = arch;
+    const SchemeResult r1 = run_ozaki1(a, b, o1, nullptr), r2 = run_ozaki2(a, b, o2, nullptr);
+    INFO(arch);
+    REQUIRE(r1.exact);
+    REQUIRE(r2.exact);
+    REQUIRE(r1.accuracy.bit_identical == r1.accuracy.elements);
+    for (size_t x = 0; x < r1.c.size(); ++x) REQUIRE(std::bit_cast<uint64_t>(r1.c.data[x]) == std::bit_cast<uint64_t>(r2.c.data[x]));
+  }
 }
