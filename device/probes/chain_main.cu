@@ -15,17 +15,9 @@
 #include <vector>
 
 #include "mma_kernels.cuh"
+#include "probe_util.cuh"
 
 namespace {
-
-#define CUDA_CHECK(x)                                                                               \
-  do {                                                                                              \
-    cudaError_t e_ = (x);                                                                           \
-    if (e_ != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(3);                                                                                 \
-    }                                                                                               \
-  } while (0)
 
 struct Chain {
   const char* name;
@@ -41,11 +33,6 @@ const Chain kChains[] = {
     {"fp8_e4m3_mma_sync", probe::kE4M3, 65536, 0x58, 0x58, 0x57, 0x57, 256, 225},
     {"fp8_e4m3_wgmma", probe::kWgmmaE4M3, 64, 0x58, 0x58, 0x57, 0x57, 256, 225},
 };
-
-void hex(std::string& s, uint32_t v, int digits) {
-  static const char* d = "0123456789abcdef";
-  for (int i = digits - 1; i >= 0; --i) s += d[(v >> (4 * i)) & 15];
-}
 
 }  // namespace
 
@@ -100,13 +87,13 @@ int main(int argc, char** argv) {
         std::string s = "{\"op\":\"";
         s += info.ptx;
         s += "\",\"a\":\"";
-        for (int kk = 0; kk < ik; ++kk) hex(s, a[kk], 2);
+        for (int kk = 0; kk < ik; ++kk) probe::hex(s, a[kk], 2);
         s += "\",\"b\":\"";
-        for (int kk = 0; kk < ik; ++kk) hex(s, b[kk], 2);
+        for (int kk = 0; kk < ik; ++kk) probe::hex(s, b[kk], 2);
         s += "\",\"c\":\"";
-        hex(s, c0, 8);
+        probe::hex(s, c0, 8);
         s += "\",\"d\":\"";
-        hex(s, last, 8);
+        probe::hex(s, last, 8);
         s += "\",\"tag\":\"chain:K=" + std::to_string(K) + ":step=" + std::to_string(st) + "\",\"arch\":\"" + arch + "\"}\n";
         std::fputs(s.c_str(), fp);
         CUDA_CHECK(cudaMemcpy(dc, dd, size_t(m) * n * 4, cudaMemcpyDeviceToDevice));  // D -> next C

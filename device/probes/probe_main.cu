@@ -13,19 +13,11 @@
 
 #include "common/rng.hpp"
 #include "mma_kernels.cuh"
+#include "probe_util.cuh"
 
 using ozref::Rng;
 
 namespace {
-
-#define CUDA_CHECK(x)                                                                          \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(3);                                                                            \
-    }                                                                                          \
-  } while (0)
 
 struct Tiles {
   int m, n, k, eb;  // eb: bytes per element
@@ -239,11 +231,6 @@ void int_tiles(Tiles& t, bool a_signed, bool b_signed, Rng& r, int per_class) {
   }
 }
 
-void hex(std::string& s, uint32_t v, int digits) {
-  static const char* d = "0123456789abcdef";
-  for (int i = digits - 1; i >= 0; --i) s += d[(v >> (4 * i)) & 15];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -310,20 +297,20 @@ int main(int argc, char** argv) {
             for (int kk = 0; kk < k; ++kk) {
               uint32_t v = 0;
               for (int i = 0; i < eb; ++i) v |= uint32_t(t.a[(size_t(tile) * m * k + size_t(row) * k + kk) * eb + i]) << (8 * i);
-              hex(s, v, 2 * eb);
+              probe::hex(s, v, 2 * eb);
             }
             s += "\",\"b\":\"";
             for (int kk = 0; kk < k; ++kk) {
               uint32_t v = 0;
               for (int i = 0; i < eb; ++i) v |= uint32_t(t.b[(size_t(tile) * n * k + size_t(col) * k + kk) * eb + i]) << (8 * i);
-              hex(s, v, 2 * eb);
+              probe::hex(s, v, 2 * eb);
             }
             const uint32_t cv = t.c[size_t(tile) * m * n + row * n + col], dv = d[size_t(tile) * m * n + row * n + col];
             if (dv == 0xA5A5A5A5u) ++canaries;
             s += "\",\"c\":\"";
-            hex(s, cv, 8);
+            probe::hex(s, cv, 8);
             s += "\",\"d\":\"";
-            hex(s, dv, 8);
+            probe::hex(s, dv, 8);
             s += "\",\"tag\":\"" + t.tags[tile] + "\",\"arch\":\"" + arch + "\"}\n";
             std::fputs(s.c_str(), fp);
             ++records;

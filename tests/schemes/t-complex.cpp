@@ -12,20 +12,11 @@
 #include "io/npy.hpp"
 #include "schemes/ozaki1/scheme.hpp"
 #include "schemes/ozaki2/scheme.hpp"
-#include "support.hpp"
+#include "scheme_support.hpp"
 
 using namespace ozref;
 using namespace ozref::schemes;
-
-namespace {
-void require_all_verified(const SchemeResult& r) {
-  for (const auto& s : r.stages) {
-    INFO(s.name << ": " << s.first_violation);
-    REQUIRE(s.verified());
-  }
-  REQUIRE(r.exact);
-}
-}  // namespace
+using ozref::test::require_all_verified;
 
 TEST_CASE("complex: Gaussian integers are reproduced bit for bit by every 3M and 4M variant", "[schemes]") {
   Rng rng(test::seed() + 50);

@@ -7,19 +7,11 @@
 #include "common/distributions.hpp"
 #include "schemes/ozaki1/scheme.hpp"
 #include "schemes/ozaki2/scheme.hpp"
-#include "support.hpp"
+#include "scheme_support.hpp"
 
 using namespace ozref;
 using namespace ozref::schemes;
-
-namespace {
-void require_all_verified(const SchemeResult& r) {
-  for (const auto& s : r.stages) {
-    INFO(s.name << ": " << s.first_violation);
-    REQUIRE(s.verified());
-  }
-}
-}  // namespace
+using ozref::test::require_all_verified;
 
 TEST_CASE("ozaki1-fp4: multiples of 13^3 keep all their digit products and are reproduced bit for bit", "[schemes]") {
   // With p = 5 and |y| <= 7, s = 15 - ilogb(2197 max|y|) >= 2, so X = 2197 (y 2^s) is an integer

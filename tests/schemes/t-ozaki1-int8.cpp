@@ -5,37 +5,35 @@
 #include "common/distributions.hpp"
 #include "common/error.hpp"
 #include "schemes/ozaki1/scheme.hpp"
-#include "support.hpp"
+#include "scheme_support.hpp"
 
 using namespace ozref;
 using namespace ozref::schemes;
 
-TEST_CASE("ozaki1-int8: integers held by the slices are reproduced bit for bit", "[schemes]") {
+TEST_CASE("ozaki1-int8: integers held by the slices are reproduced bit for bit, both slicings", "[schemes]") {
   Rng rng(test::seed());
   test::CaseCount cases("ozaki1-int8 integer runs");
-  for (const std::string arch : {"ideal", "sm_90", "sm_80"})
-    for (size_t p : {3, 5}) {
-      // Integers below 2^20: with w = 7 (K = 64), three slices hold 21 bits.
-      const Distribution d{Distribution::Integers, (1 << 20) - 1};
-      const Matrix<double> a = random_matrix(6, 64, d, rng), b = random_matrix(64, 7, d, rng);
-      Ozaki1Options o;
-      o.slices = p;
-      o.arch = arch;
-      const SchemeResult r = run_ozaki1(a, b, o, nullptr);
-      INFO(arch << " p " << p);
-      for (const auto& s : r.stages) {
-        INFO(s.name << ": " << s.first_violation);
-        REQUIRE(s.verified());
+  for (Ozaki1Variant v : {Ozaki1Variant::Int8, Ozaki1Variant::Int8Cublas})
+    for (const std::string arch : {"ideal", "sm_90", "sm_80"})
+      for (size_t p : {3, 5}) {
+        // Integers below 2^20 (both signs) sit in slices 0..2 (ozIMMU: w = 7 at K = 64; cublas: 7 + 8
+        // + 8 bits), so slice products up to t + u = 4 are nonzero: p = 5 keeps them all and is
+        // exact; p = 3 drops t + u in {3, 4} and is not.
+        const Distribution d{Distribution::Integers, (1 << 20) - 1};
+        const Matrix<double> a = random_matrix(6, 64, d, rng), b = random_matrix(64, 7, d, rng);
+        Ozaki1Options o;
+        o.variant = v;
+        o.slices = p;
+        o.arch = arch;
+        const SchemeResult r = run_ozaki1(a, b, o, nullptr);
+        INFO((v == Ozaki1Variant::Int8 ? "ozimmu " : "cublas ") << arch << " p " << p);
+        test::require_all_verified(r);
+        REQUIRE(r.low_precision_gemms == p * (p + 1) / 2);
+        if (p == 5) REQUIRE(r.accuracy.bit_identical == r.accuracy.elements);
+        else REQUIRE(r.accuracy.bit_identical < r.accuracy.elements);
+        ++cases;
       }
-      REQUIRE(r.exact);
-      REQUIRE(r.low_precision_gemms == p * (p + 1) / 2);
-      // Integers below 2^20 sit in slices 0..2 (w = 7), so slice products up to t + u = 4 are
-      // nonzero: p = 5 keeps them all and is exact; p = 3 drops t + u in {3, 4} and is not.
-      if (p == 5) REQUIRE(r.accuracy.bit_identical == r.accuracy.elements);
-      else REQUIRE(r.accuracy.bit_identical < r.accuracy.elements);
-      ++cases;
-    }
-  cases.report(6);
+  cases.report(12);
 }
 
 TEST_CASE("ozaki1-int8: power-of-two scaling of rows and columns scales C exactly", "[schemes]") {
@@ -76,31 +74,7 @@ TEST_CASE("ozaki1-int8: bad input is refused", "[schemes]") {
   CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("sm_90 models no e2m1"));
 }
 
-TEST_CASE("ozaki1-int8 --slicing cublas: signed leading slice and unsigned bytes reproduce held integers bit for bit", "[schemes]") {
-  Rng rng(test::seed() + 70);
-  test::CaseCount cases("cublas-slicing runs");
-  for (const std::string arch : {"ideal", "sm_90", "sm_80"})
-    for (size_t p : {3, 5}) {
-      // Integers below 2^20 (negative ones too): x = a 2^-13 has 20 bits over slices 0..2
-      // (7 + 8 + 8 bits); their products reach t + u = 4, all kept with p = 5, not with p = 3.
-      const Distribution d{Distribution::Integers, (1 << 20) - 1};
-      const Matrix<double> a = random_matrix(5, 64, d, rng), b = random_matrix(64, 6, d, rng);
-      Ozaki1Options o;
-      o.variant = Ozaki1Variant::Int8Cublas;
-      o.slices = p;
-      o.arch = arch;
-      const SchemeResult r = run_ozaki1(a, b, o, nullptr);
-      INFO(arch << " p " << p);
-      for (const auto& s : r.stages) {
-        INFO(s.name << ": " << s.first_violation);
-        REQUIRE(s.verified());
-      }
-      REQUIRE(r.exact);
-      REQUIRE(r.low_precision_gemms == p * (p + 1) / 2);
-      if (p == 5) REQUIRE(r.accuracy.bit_identical == r.accuracy.elements);
-      else REQUIRE(r.accuracy.bit_identical < r.accuracy.elements);
-      ++cases;
-    }
+TEST_CASE("ozaki1-int8 --slicing cublas: refusals", "[schemes]") {
   Ozaki1Options o;
   o.variant = Ozaki1Variant::Int8Cublas;
   o.accumulation = Accumulation::Fused;
@@ -110,7 +84,6 @@ TEST_CASE("ozaki1-int8 --slicing cublas: signed leading slice and unsigned bytes
   CHECK_THROWS_WITH(run_ozaki1(Matrix<double>(1, 33026, 1.0), Matrix<double>(33026, 1, 1.0), o, nullptr), Catch::Contains("exceeds 33025"));
   o.arch = "sm_100";
   CHECK_THROWS_WITH(run_ozaki1(a, b, o, nullptr), Catch::Contains("no INT8 instruction with s8.u8"));
-  cases.report(6);
 }
 
 TEST_CASE("ozaki1-int8 --slicing cublas regression (property): tiny negative elements with nine slices", "[schemes]") {

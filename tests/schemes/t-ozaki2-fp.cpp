@@ -7,20 +7,11 @@
 #include "common/distributions.hpp"
 #include "common/error.hpp"
 #include "schemes/ozaki2/scheme.hpp"
-#include "support.hpp"
+#include "scheme_support.hpp"
 
 using namespace ozref;
 using namespace ozref::schemes;
-
-namespace {
-void require_all_verified(const SchemeResult& r) {
-  for (const auto& s : r.stages) {
-    INFO(s.name << ": " << s.first_violation);
-    REQUIRE(s.verified());
-  }
-  REQUIRE(r.exact);
-}
-}  // namespace
+using ozref::test::require_all_verified;
 
 TEST_CASE("ozaki2-fp8/fp4: integer inputs within the bound are reproduced bit for bit", "[schemes]") {
   Rng rng(test::seed() + 10);

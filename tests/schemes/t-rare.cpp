@@ -101,9 +101,9 @@ TEST_CASE("rare: at least 52 correct bits (max norm) on randn and phi data, as f
   }
 }
 
-TEST_CASE("rare regression (fuzz_run): a sum of squares that overflows FP64 skips fp64-emu's gain and leaves the CRT range, reported", "[schemes]") {
+TEST_CASE("rare regression (fuzz_run): a sum of squares that overflows FP64 drops fp64-emu's gain and leaves the CRT range, reported", "[schemes]") {
   // Found by fuzz_run (fuzz/corpus/run/regression-rare-sum-of-squares-overflow). fp64-emu sets
-  // lg = +inf for a line whose sum of squares is not finite and then skips the global gain
+  // lg = +inf for a line whose sum of squares is not finite and then leaves out the global gain
   // (g = 0, bits_eff = 53): with K = 3 its plan gives 13 moduli (101.6 bits), far below the
   // 2 * 53 + log2 3 bits the products need. The round stage must report the CRT bound and the
   // run must not claim exactness; the result is indeed wrong.
