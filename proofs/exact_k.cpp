@@ -17,7 +17,6 @@ namespace {
 struct Case {
   std::string id, statement, arch, op;
   bool integer;            // int32 accumulation (wrap) or an FP accumulator
-  int cap_bits;            // FP: integers (in units) up to 2^cap are exact, odd ones above are not
   int unit_log2;           // value of one unit: 2^unit_log2 (E2M1 products: 2^-2)
   int64_t p_max, p_odd;    // largest product and largest odd product, in units
   uint8_t max_a, max_b, odd_a, odd_b;  // operand bytes realising them
@@ -44,8 +43,16 @@ bool chain_exact(const Case& c, int64_t k_big) {
   return static_cast<long double>(std::bit_cast<float>(d)) == exact;
 }
 
+// FP: the significant bits an accumulator keeps for an integer sum: its output precision, or the
+// fraction bits kept after alignment plus one where those are fewer (wgmma, Ada's FP8: 14).
+int capacity_bits(const mma::InstructionSpec& s) {
+  const int out = s.block.output_fraction_bits + 1;
+  return s.block.fraction_bits == mma::FusedBlock::kExact ? out : std::min(s.block.fraction_bits + 1, out);
+}
+
 Result exact_k(const Case& c) {
   Result r;
+  const int cap_bits = capacity_bits(mma::instruction(mma::arch(c.arch), c.op));
   // Derivation. Integer: every sum fits while K * p_max <= INT32_MAX. FP: every reachable sum up
   // to 2^cap is an exactly representable integer (in units), and the sums above it stay below
   // 2^(cap+1) where only odd ones are not; the largest odd sum with K products is
@@ -54,7 +61,7 @@ Result exact_k(const Case& c) {
   if (c.integer) {
     k_max = INT32_MAX / c.p_max;
   } else {
-    k_max = ((int64_t{1} << c.cap_bits) - c.p_odd) / c.p_max + 1;
+    k_max = ((int64_t{1} << cap_bits) - c.p_odd) / c.p_max + 1;
   }
   // Confirmation through the model: worst-case inputs at K = k_max exact, at k_max + 1 not.
   // The worst case is k - 1 largest products and one largest odd product (integers: all largest).
@@ -62,6 +69,7 @@ Result exact_k(const Case& c) {
   const bool above = chain_exact(c, k_max);
   r.data = {{"k_max", k_max}, {"model_exact_at_k_max", at_max}, {"model_exact_at_k_max_plus_1", above},
             {"arch", c.arch}, {"op", c.op}};
+  if (!c.integer) r.data["capacity_bits"] = cap_bits;
   if (at_max && !above) {
     r.status = Status::Proved;
   } else {
@@ -91,22 +99,37 @@ Result int32_bound() {
 
 const Case kCases[] = {
     {"exact_k.ozaki2_int8.sm_90", "INT8 residue GEMMs (|r| <= 128) on sm_90 mma.sync s8 stay exact for K <= K_max",
-     "sm_90", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
+     "sm_90", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
     {"exact_k.e4m3_int16.sm_90_mma_sync", "e4m3 integer operands |x| <= 16 on sm_90 FP8 mma.sync (HMMA path) stay exact for K <= K_max",
-     "sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 24, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
+     "sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
     {"exact_k.e4m3_int16.sm_90_wgmma", "e4m3 integer operands |x| <= 16 on sm_90 FP8 wgmma (13 bits) stay exact for K <= K_max",
-     "sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3", false, 14, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
+     "sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
     {"exact_k.e4m3_int16.ideal", "e4m3 integer operands |x| <= 16 with an exact accumulator and FP32 output stay exact for K <= K_max",
-     "ideal", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 24, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
+     "ideal", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
     {"exact_k.ozaki1_fp4.sm_100", "FP4 base-13 digit GEMMs (e2m1 = digit / 2, |digit| <= 12) on sm_100 kind::f8f6f4 stay exact for K <= K_max",
-     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1", false, 24, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
+     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1", false, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
     {"exact_k.ozaki1_fp4.sm_120", "FP4 base-13 digit GEMMs on sm_120 mma.sync kind::f8f6f4 stay exact for K <= K_max",
-     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", false, 24, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
+     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", false, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
     // int8-on-fp4 and ozaki1-fp4 write greedy digits, at most 8 (int8_on_fp4.products): e2m1 4.0.
     {"exact_k.greedy_fp4_digits.sm_100", "FP4 GEMMs of greedy base-13 digits (|digit| <= 8) on sm_100 kind::f8f6f4 stay exact for K <= K_max",
-     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1", false, 24, -2, 64, 9, 0x6 << 2, 0x6 << 2, 0x3 << 2, 0x3 << 2},
+     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1", false, -2, 64, 9, 0x6 << 2, 0x6 << 2, 0x3 << 2, 0x3 << 2},
     {"exact_k.greedy_fp4_digits.sm_120", "FP4 GEMMs of greedy base-13 digits (|digit| <= 8) on sm_120 mma.sync kind::f8f6f4 stay exact for K <= K_max",
-     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", false, 24, -2, 64, 9, 0x6 << 2, 0x6 << 2, 0x3 << 2, 0x3 << 2},
+     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", false, -2, 64, 9, 0x6 << 2, 0x6 << 2, 0x3 << 2, 0x3 << 2},
+    // The other architectures' accumulators, for the same operands (every modelled instruction).
+    {"exact_k.ozaki2_int8.sm_80", "INT8 residue GEMMs (|r| <= 128) on sm_80 mma.sync s8 stay exact for K <= K_max",
+     "sm_80", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
+    {"exact_k.ozaki2_int8.sm_89", "INT8 residue GEMMs on sm_89 mma.sync s8 stay exact for K <= K_max",
+     "sm_89", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
+    {"exact_k.ozaki2_int8.sm_100", "INT8 residue GEMMs on sm_100 tcgen05 kind::i8 stay exact for K <= K_max",
+     "sm_100", "tcgen05.mma.cta_group::1.kind::i8.s8.s8", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
+    {"exact_k.ozaki2_int8.sm_120", "INT8 residue GEMMs on sm_120 mma.sync s8 stay exact for K <= K_max",
+     "sm_120", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
+    {"exact_k.e4m3_int16.sm_89", "e4m3 integer operands |x| <= 16 on sm_89 FP8 mma.sync (2 x 16, 13 bits) stay exact for K <= K_max",
+     "sm_89", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
+    {"exact_k.e4m3_int16.sm_100", "e4m3 integer operands |x| <= 16 on sm_100 tcgen05 kind::f8f6f4 stay exact for K <= K_max",
+     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e4m3.e4m3", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
+    {"exact_k.e4m3_int16.sm_120", "e4m3 integer operands |x| <= 16 on sm_120 mma.sync kind::f8f6f4 stay exact for K <= K_max",
+     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
 };
 
 }  // namespace
