@@ -2,7 +2,7 @@
 
 #include <chrono>
 #include <cmath>
-#include <memory>
+#include <map>
 
 #include "common/error.hpp"
 #include "schemes/stage_tools.hpp"
@@ -51,21 +51,23 @@ SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const 
   const size_t m = a.rows, k = a.cols, n = b.cols, kp = (k + 31) / 32 * 32, p = slice_count(o);
   const bool fused = o.accumulation == Accumulation::Fused, exact = o.accumulation != Accumulation::Fp64;
   const Slicing sl(o.variant, p, kp, fused ? p : 1);
-  // One low-precision GEMM per operand signedness (the cublas slicing mixes s8 and u8 slices).
-  auto make = [&](bool sa, bool sb) {
-    return LowpGemm(sl.format() == LowpFormat::Int8 ? scheme_int8_instruction(o.arch, sa, sb, scheme_name(o.variant))
-                                                    : scheme_instruction(o.arch, sl.format(), "", scheme_name(o.variant)),
-                    sl.format());
-  };
-  const LowpGemm lowp = make(true, true);
-  const bool mixed = o.variant == Ozaki1Variant::Int8Cublas;
-  const std::unique_ptr<LowpGemm> lowp_su = mixed ? std::make_unique<LowpGemm>(make(true, false)) : nullptr;
-  const std::unique_ptr<LowpGemm> lowp_us = mixed ? std::make_unique<LowpGemm>(make(false, true)) : nullptr;
-  const std::unique_ptr<LowpGemm> lowp_uu = mixed ? std::make_unique<LowpGemm>(make(false, false)) : nullptr;
-  auto gemm_for = [&](size_t t, size_t u) -> const LowpGemm& {
-    const bool sa = sl.slice_signed(t), sb = sl.slice_signed(u);
-    return sa && sb ? lowp : sa ? *lowp_su : sb ? *lowp_us : *lowp_uu;
-  };
+  // The slice pairs (t, u) with t + u <= p - 1, in the order t = 0..p-1, u = 0..p-1-t.
+  std::vector<std::pair<size_t, size_t>> pairs;
+  for (size_t t = 0; t < p; ++t)
+    for (size_t u = 0; t + u < p; ++u) pairs.push_back({t, u});
+  // One low-precision GEMM per operand signedness the pairs need (the cublas slicing mixes s8 and
+  // u8 slices), set up before any stage runs so that a missing instruction is refused at once.
+  std::map<std::pair<bool, bool>, LowpGemm> gemms;
+  for (const auto& [t, u] : pairs) {
+    const std::pair<bool, bool> sign{sl.slice_signed(t), sl.slice_signed(u)};
+    if (!gemms.count(sign))
+      gemms.emplace(sign, LowpGemm(sl.format() == LowpFormat::Int8
+                                       ? scheme_int8_instruction(o.arch, sign.first, sign.second, scheme_name(o.variant))
+                                       : scheme_instruction(o.arch, sl.format(), "", scheme_name(o.variant)),
+                                   sl.format()));
+  }
+  const LowpGemm& lowp = gemms.at({true, true});  // the leading pair, and every fused GEMM
+  auto gemm_for = [&](size_t t, size_t u) -> const LowpGemm& { return gemms.at({sl.slice_signed(t), sl.slice_signed(u)}); };
   const bool cheap = o.verify != Verify::None, full = o.verify == Verify::Full;
   SchemeResult r;
   r.exactness_conditions = true;  // the slice width and the K bound make every GEMM safe by construction
@@ -110,11 +112,8 @@ SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const 
       trace->add("slices", "b", stage_array(DType::I1, {p, k, n}, bs));
     }
   }
-  // gemm: pairs (t, u) with t + u <= p - 1, in the order t = 0..p-1, u = 0..p-1-t; fused: one
-  // GEMM per d = t + u over the concatenated slices [A_0 .. A_d] and [B_d; ..; B_0].
-  std::vector<std::pair<size_t, size_t>> pairs;
-  for (size_t t = 0; t < p; ++t)
-    for (size_t u = 0; t + u < p; ++u) pairs.push_back({t, u});
+  // gemm: one per pair; fused: one per d = t + u over the concatenated slices [A_0 .. A_d] and
+  // [B_d; ..; B_0].
   const size_t outputs = fused ? p : pairs.size();
   std::vector<uint32_t> cg(outputs * m * n);
   {
