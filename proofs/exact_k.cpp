@@ -97,40 +97,70 @@ Result int32_bound() {
   return r;
 }
 
-const Case kCases[] = {
-    {"exact_k.ozaki2_int8.sm_90", "INT8 residue GEMMs (|r| <= 128) on sm_90 mma.sync s8 stay exact for K <= K_max",
-     "sm_90", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
-    {"exact_k.e4m3_int16.sm_90_mma_sync", "e4m3 integer operands |x| <= 16 on sm_90 FP8 mma.sync (HMMA path) stay exact for K <= K_max",
-     "sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
-    {"exact_k.e4m3_int16.sm_90_wgmma", "e4m3 integer operands |x| <= 16 on sm_90 FP8 wgmma (13 bits) stay exact for K <= K_max",
-     "sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
-    {"exact_k.e4m3_int16.ideal", "e4m3 integer operands |x| <= 16 with an exact accumulator and FP32 output stay exact for K <= K_max",
-     "ideal", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
-    {"exact_k.ozaki1_fp4.sm_100", "FP4 base-13 digit GEMMs (e2m1 = digit / 2, |digit| <= 12) on sm_100 kind::f8f6f4 stay exact for K <= K_max",
-     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1", false, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
-    {"exact_k.ozaki1_fp4.sm_120", "FP4 base-13 digit GEMMs on sm_120 mma.sync kind::f8f6f4 stay exact for K <= K_max",
-     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", false, -2, 144, 9, 0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2},
-    // int8-on-fp4 and ozaki1-fp4 write greedy digits, at most 8 (int8_on_fp4.products): e2m1 4.0.
-    {"exact_k.greedy_fp4_digits.sm_100", "FP4 GEMMs of greedy base-13 digits (|digit| <= 8) on sm_100 kind::f8f6f4 stay exact for K <= K_max",
-     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1", false, -2, 64, 9, 0x6 << 2, 0x6 << 2, 0x3 << 2, 0x3 << 2},
-    {"exact_k.greedy_fp4_digits.sm_120", "FP4 GEMMs of greedy base-13 digits (|digit| <= 8) on sm_120 mma.sync kind::f8f6f4 stay exact for K <= K_max",
-     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", false, -2, 64, 9, 0x6 << 2, 0x6 << 2, 0x3 << 2, 0x3 << 2},
-    // The other architectures' accumulators, for the same operands (every modelled instruction).
-    {"exact_k.ozaki2_int8.sm_80", "INT8 residue GEMMs (|r| <= 128) on sm_80 mma.sync s8 stay exact for K <= K_max",
-     "sm_80", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
-    {"exact_k.ozaki2_int8.sm_89", "INT8 residue GEMMs on sm_89 mma.sync s8 stay exact for K <= K_max",
-     "sm_89", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
-    {"exact_k.ozaki2_int8.sm_100", "INT8 residue GEMMs on sm_100 tcgen05 kind::i8 stay exact for K <= K_max",
-     "sm_100", "tcgen05.mma.cta_group::1.kind::i8.s8.s8", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
-    {"exact_k.ozaki2_int8.sm_120", "INT8 residue GEMMs on sm_120 mma.sync s8 stay exact for K <= K_max",
-     "sm_120", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80},
-    {"exact_k.e4m3_int16.sm_89", "e4m3 integer operands |x| <= 16 on sm_89 FP8 mma.sync (2 x 16, 13 bits) stay exact for K <= K_max",
-     "sm_89", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
-    {"exact_k.e4m3_int16.sm_100", "e4m3 integer operands |x| <= 16 on sm_100 tcgen05 kind::f8f6f4 stay exact for K <= K_max",
-     "sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e4m3.e4m3", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
-    {"exact_k.e4m3_int16.sm_120", "e4m3 integer operands |x| <= 16 on sm_120 mma.sync kind::f8f6f4 stay exact for K <= K_max",
-     "sm_120", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32", false, 0, 256, 225, 0x58, 0x58, 0x57, 0x57},
+// The operands of each scheme's low-precision GEMMs: the largest product and the largest odd one
+// (in units), and operand bytes that realise them.
+struct Operands {
+  const char* family;
+  const char* what;
+  bool integer;
+  int unit_log2;
+  int64_t p_max, p_odd;
+  uint8_t max_a, max_b, odd_a, odd_b;
 };
+const Operands kInt8Residues{"ozaki2_int8", "INT8 residue GEMMs (|r| <= 128)", true, 0, 16384, 16384, 0x80, 0x80, 0x80, 0x80};
+const Operands kE4m3Limbs{"e4m3_int16", "e4m3 integer operands |x| <= 16 (the FP8 scheme's limbs)", false, 0, 256, 225,
+                          0x58, 0x58, 0x57, 0x57};  // 16 and 15
+const Operands kFp4Digits{"ozaki1_fp4", "FP4 base-13 digit GEMMs (e2m1 = digit / 2, |digit| <= 12)", false, -2, 144, 9,
+                          0x7 << 2, 0x7 << 2, 0x3 << 2, 0x3 << 2};  // 6.0 and 1.5
+// int8-on-fp4 and ozaki1-fp4 write greedy digits, at most 8 (int8_on_fp4.products): e2m1 4.0.
+const Operands kGreedyDigits{"greedy_fp4_digits", "FP4 GEMMs of greedy base-13 digits (|digit| <= 8)", false, -2, 64, 9,
+                             0x6 << 2, 0x6 << 2, 0x3 << 2, 0x3 << 2};
+
+struct Instance {
+  const Operands& operands;
+  const char* suffix;  // the id's last part
+  const char* arch;
+  const char* op;
+};
+
+// Every modelled instruction each family of operands runs on.
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = [] {
+    const char* s8 = "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32";
+    const char* e4m3 = "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32";
+    const char* f8f6f4_e4m3 = "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32";
+    const char* f8f6f4_e2m1 = "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32";
+    const char* tc_e4m3 = "tcgen05.mma.cta_group::1.kind::f8f6f4.e4m3.e4m3";
+    const char* tc_e2m1 = "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1";
+    const Instance instances[] = {
+        {kInt8Residues, "sm_80", "sm_80", s8},
+        {kInt8Residues, "sm_89", "sm_89", s8},
+        {kInt8Residues, "sm_90", "sm_90", s8},
+        {kInt8Residues, "sm_100", "sm_100", "tcgen05.mma.cta_group::1.kind::i8.s8.s8"},
+        {kInt8Residues, "sm_120", "sm_120", s8},
+        {kE4m3Limbs, "ideal", "ideal", e4m3},
+        {kE4m3Limbs, "sm_89", "sm_89", e4m3},
+        {kE4m3Limbs, "sm_90_mma_sync", "sm_90", e4m3},
+        {kE4m3Limbs, "sm_90_wgmma", "sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3"},
+        {kE4m3Limbs, "sm_100", "sm_100", tc_e4m3},
+        {kE4m3Limbs, "sm_120", "sm_120", f8f6f4_e4m3},
+        {kFp4Digits, "sm_100", "sm_100", tc_e2m1},
+        {kFp4Digits, "sm_120", "sm_120", f8f6f4_e2m1},
+        {kGreedyDigits, "sm_100", "sm_100", tc_e2m1},
+        {kGreedyDigits, "sm_120", "sm_120", f8f6f4_e2m1},
+    };
+    std::vector<Case> out;
+    for (const Instance& i : instances) {
+      const Operands& o = i.operands;
+      out.push_back({std::string("exact_k.") + o.family + "." + i.suffix,
+                     std::string(o.what) + " on " + i.arch + " " + i.op + " stay exact for K <= K_max", i.arch, i.op,
+                     o.integer, o.unit_log2, o.p_max, o.p_odd, o.max_a, o.max_b, o.odd_a, o.odd_b});
+    }
+    return out;
+  }();
+  return all;
+}
+
 
 }  // namespace
 
@@ -141,7 +171,7 @@ std::vector<Theorem> int32_theorems() {
 
 std::vector<Theorem> exact_k_theorems() {
   std::vector<Theorem> out;
-  for (const Case& c : kCases)
+  for (const Case& c : cases())
     out.push_back({c.id, c.statement, "exact derivation, confirmed at K_max and K_max + 1 through the MMA model",
                    false, [c] { return exact_k(c); }});
   return out;
