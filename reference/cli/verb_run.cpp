@@ -1,6 +1,5 @@
 // ozref run: a scheme on the CPU emulator, every stage verified against exact arithmetic, the
 // result checked against the exact product; optionally the trace of every stage (--dump).
-#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -19,10 +18,30 @@ namespace ozref::cli {
 namespace {
 constexpr double kFullVerifyLimit = 33554432.0;  // m * n * k up to 2^25: full verification by default
 
-const std::vector<std::string>& scheme_names() {
-  static const std::vector<std::string> names = {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4", "ozaki1-int8", "ozaki1-fp4",
-                                                 "int8-on-fp4", "rare"};
-  return names;
+// Every scheme `ozref run` knows: its pipeline and whether --complex applies (3M for Ozaki-II,
+// 4M for Ozaki-I; fp64-emu and int8-on-fp4 have no complex form).
+enum class Pipeline { Ozaki2, Ozaki1, Int8OnFp4 };
+struct SchemeEntry {
+  const char* name;
+  Pipeline pipeline;
+  bool complex;
+};
+const std::vector<SchemeEntry>& schemes_known() {
+  static const std::vector<SchemeEntry> all = {
+      {"ozaki2-int8", Pipeline::Ozaki2, true}, {"ozaki2-fp8", Pipeline::Ozaki2, true}, {"ozaki2-fp4", Pipeline::Ozaki2, true},
+      {"rare", Pipeline::Ozaki2, false},       {"ozaki1-int8", Pipeline::Ozaki1, true}, {"ozaki1-fp4", Pipeline::Ozaki1, true},
+      {"int8-on-fp4", Pipeline::Int8OnFp4, false}};
+  return all;
+}
+
+// The entry of a scheme; InputError naming the known ones otherwise.
+const SchemeEntry& scheme_entry(const std::string& name) {
+  std::string known;
+  for (const SchemeEntry& e : schemes_known()) {
+    if (name == e.name) return e;
+    known += (known.empty() ? "" : ", ") + std::string(e.name);
+  }
+  throw InputError("scheme '" + name + "' is not implemented (implemented: " + known + ")");
 }
 
 schemes::Ozaki2Variant ozaki2_variant(const std::string& scheme) {
@@ -36,13 +55,13 @@ schemes::Ozaki2Variant ozaki2_variant(const std::string& scheme) {
 int run_run(const RunArgs& args, std::ostream& out) {
   if (args.slicing != "ozimmu" && args.slicing != "cublas") throw InputError("unknown --slicing '" + args.slicing + "' (known: ozimmu, cublas)");
   if (args.slicing != "ozimmu" && args.scheme != "ozaki1-int8") throw InputError("--slicing applies to ozaki1-int8 only");
-  const auto& known = scheme_names();
-  if (std::find(known.begin(), known.end(), args.scheme) == known.end())
-    throw InputError("scheme '" + args.scheme + "' is not implemented (implemented: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, " +
-                     "ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare)");
-  if (args.complex && args.scheme != "ozaki2-int8" && args.scheme != "ozaki2-fp8" && args.scheme != "ozaki2-fp4" &&
-      args.scheme.rfind("ozaki1-", 0) != 0)
-    throw InputError("--complex is implemented for ozaki2-int8, ozaki2-fp8, ozaki2-fp4 (3M) and ozaki1-int8, ozaki1-fp4 (4M), not " + args.scheme);
+  const SchemeEntry& entry = scheme_entry(args.scheme);
+  if (args.complex && !entry.complex) {
+    std::string with;
+    for (const SchemeEntry& e : schemes_known())
+      if (e.complex) with += (with.empty() ? "" : ", ") + std::string(e.name);
+    throw InputError("--complex is implemented for " + with + " (3M for ozaki2, 4M for ozaki1), not " + args.scheme);
+  }
   Matrix<double> a, b, a_im, b_im;  // the imaginary parts only with --complex
   std::string source;
   if (!args.a.empty() || !args.b.empty()) {
@@ -74,7 +93,7 @@ int run_run(const RunArgs& args, std::ostream& out) {
   const schemes::Verify verify = args.verify.empty() ? (volume <= kFullVerifyLimit ? schemes::Verify::Full : schemes::Verify::Cheap)
                                                      : schemes::parse_verify(args.verify);
   const char* verify_names[] = {"none", "cheap", "full"};
-  const bool ozaki2 = args.scheme.rfind("ozaki2-", 0) == 0 || args.scheme == "rare", ozaki1 = args.scheme.rfind("ozaki1-", 0) == 0;
+  const bool ozaki2 = entry.pipeline == Pipeline::Ozaki2, ozaki1 = entry.pipeline == Pipeline::Ozaki1;
   nlohmann::json options = {{"arch", args.arch}, {"verify", verify_names[static_cast<int>(verify)]}};
   if (!args.op.empty()) options["op"] = args.op;
   if (args.complex) options["complex"] = true;
