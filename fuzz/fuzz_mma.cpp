@@ -41,10 +41,7 @@ bool is_ideal(const mma::InstructionSpec& s) {
 bool exact_value(FormatId f, uint64_t bits, mpq_class& out) {
   const ExactValue v = decode(format_spec(f), bits);
   if (!v.is_finite()) return false;
-  out = mpq_class(mpz_class(v.significand));
-  if (v.exponent >= 0) out *= mpq_class(mpz_class(1) << v.exponent);
-  else out /= mpq_class(mpz_class(1) << -v.exponent);
-  if (v.negative) out = -out;
+  out = oracle::rational(v);
   return true;
 }
 

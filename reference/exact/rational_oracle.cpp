@@ -1,5 +1,7 @@
 #include "exact/rational_oracle.hpp"
 
+#include <string>
+
 #include <cmath>
 #include <limits>
 
@@ -31,6 +33,13 @@ mpq_class exact(double x) {
 }
 
 }  // namespace
+
+mpq_class rational(const ExactValue& v) {
+  mpq_class q(mpz_class(std::to_string(v.significand)));  // 64-bit significands: no long on every host
+  if (v.exponent >= 0) q *= mpq_class(mpz_class(1) << v.exponent);
+  else q /= mpq_class(mpz_class(1) << -v.exponent);
+  return v.negative ? mpq_class(-q) : q;
+}
 
 BinaryFormat binary64() {
   return {53, -1022, exact(std::numeric_limits<double>::max())};

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "common/matrix.hpp"
+#include "formats/value.hpp"
 
 namespace ozref::oracle {
 
@@ -24,6 +25,9 @@ struct Rounded {
   mpq_class value;        // the rounded value (when !overflow)
   bool overflow = false;  // |rounded| would exceed max_finite
 };
+
+// The rational a finite decoded value stands for: (-1)^negative * significand * 2^exponent.
+mpq_class rational(const ExactValue& v);
 
 // Rounds x to the format: to nearest with ties to even, or toward zero.
 Rounded round(const mpq_class& x, const BinaryFormat& format, bool nearest_even);

@@ -17,13 +17,7 @@ using namespace ozref;
 
 namespace {
 
-mpq_class value_of(const FormatSpec& f, uint32_t bits) {
-  const ExactValue v = decode(f, bits);
-  mpq_class q = mpq_class(mpz_class(std::to_string(v.significand)));
-  if (v.exponent >= 0) q *= mpq_class(mpz_class(1) << v.exponent);
-  else q /= mpq_class(mpz_class(1) << -v.exponent);
-  return v.negative ? mpq_class(-q) : q;
-}
+mpq_class value_of(const FormatSpec& f, uint32_t bits) { return oracle::rational(decode(f, bits)); }
 
 uint32_t f32(float x) { return std::bit_cast<uint32_t>(x); }
 

@@ -9,6 +9,7 @@
 
 #include "common/distributions.hpp"
 #include "exact/exact_gemm.hpp"
+#include "exact/rational_oracle.hpp"
 #include "io/mma_trace.hpp"
 #include "mma/gemm.hpp"
 #include "schemes/ozaki1/scheme.hpp"
@@ -243,23 +244,12 @@ TEST_CASE("property: FP MMA models equal the exact sum wherever the accumulator 
     const mma::GemmOperands x{m, n, k, a, b, {}, {}, {}};
     const std::vector<uint32_t> chain = mma::gemm(s, x, {.threads = 1, .allow_fast_path = false});
     RC_ASSERT(mma::gemm(s, x, {.threads = 1, .allow_fast_path = true}) == chain);
-    auto value = [&](uint8_t code) {
-      const ExactValue v = decode(f, fp4 ? uint32_t(code >> 2) : code);
-      mpq_class q(mpz_class(v.significand));
-      if (v.exponent >= 0) q *= mpq_class(mpz_class(1) << v.exponent);
-      else q /= mpq_class(mpz_class(1) << -v.exponent);
-      return v.negative ? mpq_class(-q) : q;
-    };
+    auto value = [&](uint8_t code) { return oracle::rational(decode(f, fp4 ? uint32_t(code >> 2) : code)); };
     for (size_t i = 0; i < m; ++i)
       for (size_t j = 0; j < n; ++j) {
         mpq_class sum = 0;
         for (size_t kk = 0; kk < k; ++kk) sum += value(a[i * k + kk]) * value(b[j * k + kk]);
-        const ExactValue got = decode(format_spec(FormatId::FP32), chain[i * n + j]);
-        mpq_class g(mpz_class(got.significand));
-        if (got.exponent >= 0) g *= mpq_class(mpz_class(1) << got.exponent);
-        else g /= mpq_class(mpz_class(1) << -got.exponent);
-        if (got.negative) g = -g;
-        RC_ASSERT(g == sum);
+        RC_ASSERT(oracle::rational(decode(format_spec(FormatId::FP32), chain[i * n + j])) == sum);
       }
   }, true);
 }
