@@ -20,10 +20,15 @@ std::string hex32(uint32_t bits) {
 
 FormatId element_format(LowpFormat f) { return f == LowpFormat::E2M1 ? FormatId::E2M1 : FormatId::E4M3; }
 
+std::vector<std::string> int8_ops(bool a_signed, bool b_signed) {
+  const std::string types = std::string(a_signed ? "s8" : "u8") + "." + (b_signed ? "s8" : "u8");
+  return {"mma.sync.aligned.m16n8k32.row.col.s32." + types + ".s32", "tcgen05.mma.cta_group::1.kind::i8." + types};
+}
+
 std::vector<std::string> preferred_ops(LowpFormat f) {
   switch (f) {
     case LowpFormat::Int8:
-      return {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "tcgen05.mma.cta_group::1.kind::i8.s8.s8"};
+      return int8_ops(true, true);
     case LowpFormat::E4M3:
       return {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
               "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32",
@@ -41,6 +46,19 @@ bool takes(const mma::InstructionSpec& s, LowpFormat f) {
          (s.packing == mma::Packing::Byte || s.packing == mma::Packing::PaddedFp4);
 }
 
+// The first of `ops` the architecture models; InputError saying what was looked for otherwise.
+const mma::InstructionSpec& first_modelled(const std::string& arch_name, const std::vector<std::string>& ops,
+                                           const std::string& scheme, const std::string& what) {
+  const mma::ArchSpec& a = mma::arch(arch_name);
+  std::string tried;
+  for (const std::string& name : ops) {
+    for (const mma::InstructionSpec& s : a.instructions)
+      if (s.op == name) return s;
+    tried += (tried.empty() ? "" : ", ") + name;
+  }
+  throw InputError(scheme + ": architecture " + arch_name + " models no " + what + " (looked for: " + tried + ")");
+}
+
 }  // namespace
 
 std::string to_string(LowpFormat f) {
@@ -54,21 +72,13 @@ std::string to_string(LowpFormat f) {
 
 const mma::InstructionSpec& scheme_instruction(const std::string& arch_name, LowpFormat format, const std::string& op,
                                                const std::string& scheme) {
-  const mma::ArchSpec& a = mma::arch(arch_name);
   if (!op.empty()) {
-    const mma::InstructionSpec& s = mma::instruction(a, op);
+    const mma::InstructionSpec& s = mma::instruction(mma::arch(arch_name), op);
     if (!takes(s, format))
       throw InputError(scheme + ": --op " + op + " does not multiply " + to_string(format) + " operands");
     return s;
   }
-  std::string tried;
-  for (const std::string& name : preferred_ops(format)) {
-    for (const mma::InstructionSpec& s : a.instructions)
-      if (s.op == name) return s;
-    tried += (tried.empty() ? "" : ", ") + name;
-  }
-  throw InputError(scheme + ": architecture " + arch_name + " models no " + to_string(format) +
-                   " instruction the scheme can use (looked for: " + tried + ")");
+  return first_modelled(arch_name, preferred_ops(format), scheme, to_string(format) + " instruction the scheme can use");
 }
 
 LowpGemm::LowpGemm(const mma::InstructionSpec& spec, LowpFormat format) : spec_(spec), format_(format) {
@@ -142,14 +152,8 @@ double LowpGemm::output_value(uint32_t bits) const {
 
 const mma::InstructionSpec& scheme_int8_instruction(const std::string& arch_name, bool a_signed, bool b_signed,
                                                     const std::string& scheme) {
-  const std::string types = std::string(a_signed ? "s8" : "u8") + "." + (b_signed ? "s8" : "u8");
-  const mma::ArchSpec& a = mma::arch(arch_name);
-  const std::string candidates[] = {"mma.sync.aligned.m16n8k32.row.col.s32." + types + ".s32", "tcgen05.mma.cta_group::1.kind::i8." + types};
-  for (const std::string& op : candidates)
-    for (const mma::InstructionSpec& s : a.instructions)
-      if (s.op == op) return s;
-  throw InputError(scheme + ": architecture " + arch_name + " models no INT8 instruction with " + types +
-                   " operands (looked for: " + candidates[0] + ", " + candidates[1] + ")");
+  return first_modelled(arch_name, int8_ops(a_signed, b_signed), scheme,
+                        std::string("INT8 instruction with ") + (a_signed ? "s8" : "u8") + "." + (b_signed ? "s8" : "u8") + " operands");
 }
 
 size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b,
