@@ -13,6 +13,15 @@ using namespace ozref;
 using namespace ozref::schemes;
 using ozref::test::require_all_verified;
 
+namespace {
+// 2197 y with |y| <= 7: with p = 5 digits, every nonzero digit product is kept (first test case).
+Matrix<double> multiples_of_13_cubed(size_t rows, size_t cols, Rng& rng) {
+  Matrix<double> x = random_matrix(rows, cols, {Distribution::Integers, 7}, rng);
+  for (double& v : x.data) v *= 2197;
+  return x;
+}
+}  // namespace
+
 TEST_CASE("ozaki1-fp4: multiples of 13^3 keep all their digit products and are reproduced bit for bit", "[schemes]") {
   // With p = 5 and |y| <= 7, s = 15 - ilogb(2197 max|y|) >= 2, so X = 2197 (y 2^s) is an integer
   // with three zero low digits and |y 2^s| < 32 <= X_2 in the top two, whose products
@@ -20,9 +29,7 @@ TEST_CASE("ozaki1-fp4: multiples of 13^3 keep all their digit products and are r
   Rng rng(test::seed() + 30);
   test::CaseCount cases("ozaki1-fp4 exact runs");
   for (const std::string arch : {"ideal", "sm_100", "sm_120"}) {
-    Matrix<double> a = random_matrix(6, 50, {Distribution::Integers, 7}, rng), b = random_matrix(50, 5, {Distribution::Integers, 7}, rng);
-    for (double& x : a.data) x *= 2197;
-    for (double& x : b.data) x *= 2197;
+    const Matrix<double> a = multiples_of_13_cubed(6, 50, rng), b = multiples_of_13_cubed(50, 5, rng);
     Ozaki1Options o;
     o.variant = Ozaki1Variant::Fp4;
     o.slices = 5;
@@ -84,9 +91,7 @@ TEST_CASE("ozaki1-fp4 and ozaki2-fp4 agree bit for bit where both are exact", "[
   // the 19-modulus CRT range: both reproduce the exact product, so both must give the same bits.
   Rng rng(test::seed() + 33);
   for (const std::string arch : {"ideal", "sm_100", "sm_120"}) {
-    Matrix<double> a = random_matrix(5, 40, {Distribution::Integers, 7}, rng), b = random_matrix(40, 4, {Distribution::Integers, 7}, rng);
-    for (double& x : a.data) x *= 2197;
-    for (double& x : b.data) x *= 2197;
+    const Matrix<double> a = multiples_of_13_cubed(5, 40, rng), b = multiples_of_13_cubed(40, 4, rng);
     Ozaki1Options o1;
     o1.variant = Ozaki1Variant::Fp4;
     o1.slices = 5;
