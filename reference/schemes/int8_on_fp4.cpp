@@ -83,7 +83,7 @@ SchemeResult run_int8_on_fp4(const Matrix<double>& a, const Matrix<double>& b, c
         ++r.low_precision_gemms;
         if (full) {
           const std::string label = "GEMM A_" + std::to_string(i) + " B_" + std::to_string(j);
-          const size_t wrong = check_lowp_gemm(lowp, m, n, k, a_op, b_op, d, label, clock.report());
+          const size_t wrong = check_lowp_gemm(lowp, m, n, k, a_op, b_op, false, d, label, clock.report());
           if (wrong) clock.report().note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
         }
       }
@@ -123,6 +123,7 @@ SchemeResult run_int8_on_fp4(const Matrix<double>& a, const Matrix<double>& b, c
   }
   r.c = Matrix<double>(m, n);
   for (size_t x = 0; x < m * n; ++x) r.c.data[x] = c[x];
+  r.pipeline_seconds = seconds_since(t_start);
   finish_run(r, a, b, r.c.data, true, o.threads, t_start);
   return r;
 }

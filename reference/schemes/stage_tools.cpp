@@ -75,6 +75,10 @@ bool is_correct_rounding(const mpz_class& c, int e, double got) {
   return expect == got && (expect != 0 || std::signbit(got) == (exact < 0));
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 void finish_run(SchemeResult& r, const Matrix<double>& a, const Matrix<double>& b, const std::vector<double>& computed,
                 bool reconstruction_exact, int threads, std::chrono::steady_clock::time_point start) {
   const ExactProduct e = exact_gemm(a, b, {.threads = threads});
@@ -82,7 +86,7 @@ void finish_run(SchemeResult& r, const Matrix<double>& a, const Matrix<double>& 
   bool all = true;
   for (const auto& s : r.stages) all = all && s.verified();
   r.exact = all && r.exactness_conditions && reconstruction_exact;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.seconds = seconds_since(start);
 }
 
 StackedComplex stack_complex(const Matrix<double>& a_re, const Matrix<double>& a_im, const Matrix<double>& b_re,

@@ -55,6 +55,9 @@ double nearest_double(__int128 c, int e);
 // True when `got` is the GMP oracle's nearest-even rounding of c * 2^e (the unscale contracts).
 bool is_correct_rounding(const mpz_class& c, int e, double got);
 
+// Seconds since `start` (a run's pipeline_seconds, taken after its last stage).
+double seconds_since(std::chrono::steady_clock::time_point start);
+
 // Closes a run: the accuracy of `computed` (row-major, the shape of A B) against the exact product
 // A B, `exact`, the total time.
 void finish_run(SchemeResult& r, const Matrix<double>& a, const Matrix<double>& b, const std::vector<double>& computed,

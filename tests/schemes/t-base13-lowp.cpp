@@ -109,13 +109,47 @@ TEST_CASE("lowp: a GEMM of digits is exact on an exact accumulator and the check
     for (auto& v : b) v = int8_t(s[rng.next() % s.size()]);
     std::vector<uint32_t> c = g.run(m, n, k, a.data(), b.data(), 1);
     StageReport clean;
-    REQUIRE(check_lowp_gemm(g, m, n, k, a.data(), b.data(), c, "clean", clean) == 0);
+    REQUIRE(check_lowp_gemm(g, m, n, k, a.data(), b.data(), false, c, "clean", clean) == 0);
     REQUIRE(clean.violations == 0);
     c[3 * n + 4] ^= 1u << 22;  // one flipped fraction bit
     StageReport hit;
-    REQUIRE(check_lowp_gemm(g, m, n, k, a.data(), b.data(), c, "corrupted", hit) == 1);
+    REQUIRE(check_lowp_gemm(g, m, n, k, a.data(), b.data(), false, c, "corrupted", hit) == 1);
     REQUIRE(hit.first_violation.find("corrupted C[0][3][4]") != std::string::npos);
   }
+}
+
+TEST_CASE("lowp: int16 operands and B stored by columns give the outputs of int8 operands with B by rows", "[schemes]") {
+  Rng rng(test::seed());
+  const size_t m = 9, n = 11, k = 70;  // K padded to the instruction's 32
+  size_t cases = 0;
+  for (const auto& [arch, format] : {std::pair{"ideal", LowpFormat::Int8}, std::pair{"sm_90", LowpFormat::Int8},
+                                     std::pair{"sm_90", LowpFormat::E4M3}, std::pair{"sm_120", LowpFormat::E2M1}}) {
+    const LowpGemm g(scheme_instruction(arch, format, "", "test"), format);
+    std::vector<int8_t> a(m * k), b(k * n);
+    auto draw = [&] {
+      for (;;)
+        if (const int v = int(rng.next() % 256) - 128; g.representable(v)) return int8_t(v);
+    };
+    for (auto& v : a) v = draw();
+    for (auto& v : b) v = draw();
+    std::vector<int16_t> a16(a.begin(), a.end()), bt16(n * k);
+    for (size_t kk = 0; kk < k; ++kk)
+      for (size_t j = 0; j < n; ++j) bt16[j * k + kk] = b[kk * n + j];
+    const std::vector<uint32_t> want = g.run(m, n, k, a.data(), b.data(), 1);
+    std::vector<uint32_t> got(m * n, 0xDEADBEEFu);
+    g.run_into(m, n, k, a16.data(), bt16.data(), true, 2, std::span<uint32_t>(got));
+    CHECK(got == want);
+    StageReport clean;  // and the full check reads the same layout: it agrees with the exact products
+    CHECK(check_lowp_gemm(g, m, n, k, a16.data(), bt16.data(), true, got, "by columns", clean) == 0);
+    ++cases;
+  }
+  std::printf("lowp layouts: %zu instruction/format pairs, %zux%zux%zu, seed %llu\n", cases, m, n, k,
+              (unsigned long long)test::seed());
+  const LowpGemm int8(scheme_instruction("ideal", LowpFormat::Int8, "", "test"), LowpFormat::Int8);
+  const std::vector<int16_t> wide = {1, 200, 3, 4}, ones = {1, 1, 1, 1};
+  std::vector<uint32_t> d(1);
+  CHECK_THROWS_WITH(int8.run_into(1, 1, 4, wide.data(), ones.data(), true, 1, std::span<uint32_t>(d)),
+                    Catch::Contains("200 has no exact int8 encoding"));
 }
 
 TEST_CASE("lowp: the instruction choice follows --op and the architecture", "[schemes]") {

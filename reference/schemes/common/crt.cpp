@@ -73,6 +73,11 @@ Crt::Crt(std::vector<int64_t> moduli) : moduli_(std::move(moduli)) {
   if (fits_int128_) {
     product128_ = 1;
     for (int64_t m : moduli_) product128_ *= m;
+    for (const mpz_class& w : weights_) {
+      const mpz_class high = w >> 64, low = w - (high << 64);
+      weights128_.push_back(static_cast<unsigned __int128>(high.get_ui()) << 64 | low.get_ui());
+      weights_double_.push_back(w.get_d());
+    }
   }
 }
 
@@ -103,8 +108,19 @@ __int128 Crt::garner_int128(const int32_t* r) const {
 }
 
 __int128 Crt::exact_int128(const int32_t* r) const {
-  // The Garner integer is congruent to every residue; moved into (-P/2, P/2] it is exact()'s.
-  __int128 x = garner_int128(r);
+  // S = sum r_i w_i is known modulo 2^128 (wrapping products) and approximately (an FP64 sum,
+  // relative error far below 2^-30 of P for up to 64 moduli); its quotient q by P, rounded to
+  // nearest from the estimate, is off by at most one, so S - q P lies in (-P, P) - inside the
+  // signed 128-bit range (P < 2^126), where the wrapped difference is the true one - and one step
+  // moves it into (-P/2, P/2].
+  unsigned __int128 sum = 0;
+  double estimate = 0;
+  for (size_t i = 0; i < moduli_.size(); ++i) {
+    sum += static_cast<unsigned __int128>(static_cast<__int128>(r[i])) * weights128_[i];
+    estimate += r[i] * weights_double_[i];
+  }
+  const double q = std::nearbyint(estimate * inv_p_);
+  __int128 x = static_cast<__int128>(sum - static_cast<unsigned __int128>(static_cast<__int128>(q)) * static_cast<unsigned __int128>(product128_));
   const __int128 half = product128_ / 2;
   if (x > half) x -= product128_;
   if (x <= half - product128_) x += product128_;

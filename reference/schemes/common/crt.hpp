@@ -43,6 +43,8 @@ class Crt {
   std::vector<int64_t> radix_inverse_;
   bool fits_int128_ = false;
   __int128 product128_ = 0;
+  std::vector<unsigned __int128> weights128_;  // weights_ when P < 2^126
+  std::vector<double> weights_double_;         // and their nearest doubles
   // Garner's balanced mixed-radix digits of the residues.
   void garner_digits(const int32_t* residues, int64_t* digits) const;
   std::vector<double> w_hi_, w_lo_;          // weights split: hi exact times any residue

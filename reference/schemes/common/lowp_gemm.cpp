@@ -1,5 +1,6 @@
 #include "schemes/common/lowp_gemm.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -110,20 +111,49 @@ LowpGemm::LowpGemm(const mma::InstructionSpec& spec, LowpFormat format) : spec_(
   }
 }
 
-std::vector<uint32_t> LowpGemm::run(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b, int threads) const {
-  const size_t step = static_cast<size_t>(spec_.k), kp = (k + step - 1) / step * step;
-  const uint8_t zero = code_[128];
-  std::vector<uint8_t> ga(m * kp, zero), gb(n * kp, zero);
-  auto encode = [&](int8_t v) {
-    if (!representable(v)) throw std::logic_error("LowpGemm: " + std::to_string(v) + " has no exact " + to_string(format_) + " encoding");
-    return code_[static_cast<size_t>(v + 128)];
-  };
-  for (size_t i = 0; i < m; ++i)
-    for (size_t kk = 0; kk < k; ++kk) ga[i * kp + kk] = encode(a[i * k + kk]);
-  for (size_t kk = 0; kk < k; ++kk)
-    for (size_t j = 0; j < n; ++j) gb[j * kp + kk] = encode(b[kk * n + j]);
-  return mma::gemm(spec_, {m, n, kp, ga, gb, {}, {}, {}}, {.threads = threads});
+template <typename T>
+void LowpGemm::encode(const T* x, size_t rows, size_t k, size_t row_stride, size_t col_stride, size_t kp, int threads,
+                      std::vector<uint8_t>& out) const {
+  out.resize(rows * kp);
+  constexpr size_t kBlock = 16;  // rows encoded together: a transposing read touches one line per column
+  bool bad = false;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(|| : bad)
+  for (size_t r0 = 0; r0 < rows; r0 += kBlock) {
+    const size_t r1 = std::min(rows, r0 + kBlock);
+    for (size_t c = 0; c < k; ++c)
+      for (size_t r = r0; r < r1; ++r) {
+        const unsigned index = static_cast<unsigned>(static_cast<int>(x[r * row_stride + c * col_stride]) + 128);
+        bad = bad || index > 255 || !valid_[index & 255];
+        out[r * kp + c] = code_[index & 255];
+      }
+    for (size_t r = r0; r < r1; ++r) std::fill(out.begin() + static_cast<long>(r * kp + k), out.begin() + static_cast<long>((r + 1) * kp), code_[128]);
+  }
+  if (bad) {
+    for (size_t r = 0; r < rows; ++r)
+      for (size_t c = 0; c < k; ++c)
+        if (const int v = x[r * row_stride + c * col_stride]; !representable(v))
+          throw std::logic_error("LowpGemm: " + std::to_string(v) + " has no exact " + to_string(format_) + " encoding");
+  }
 }
+
+template <typename T>
+void LowpGemm::run_into(size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns, int threads,
+                        std::span<uint32_t> d) const {
+  const size_t step = static_cast<size_t>(spec_.k), kp = (k + step - 1) / step * step;
+  encode(a, m, k, k, 1, kp, threads, encoded_a_);
+  if (b_columns) encode(b, n, k, k, 1, kp, threads, encoded_b_);
+  else encode(b, n, k, 1, n, kp, threads, encoded_b_);
+  mma::gemm_into(spec_, {m, n, kp, encoded_a_, encoded_b_, {}, {}, {}}, d, {.threads = threads});
+}
+
+std::vector<uint32_t> LowpGemm::run(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b, int threads) const {
+  std::vector<uint32_t> d(m * n);
+  run_into(m, n, k, a, b, false, threads, std::span<uint32_t>(d));
+  return d;
+}
+
+template void LowpGemm::run_into(size_t, size_t, size_t, const int8_t*, const int8_t*, bool, int, std::span<uint32_t>) const;
+template void LowpGemm::run_into(size_t, size_t, size_t, const int16_t*, const int16_t*, bool, int, std::span<uint32_t>) const;
 
 int64_t LowpGemm::integer_output(uint32_t bits) const {
   if (format_ == LowpFormat::Int8) return static_cast<int32_t>(bits);
@@ -156,23 +186,21 @@ const mma::InstructionSpec& scheme_int8_instruction(const std::string& arch_name
                         std::string("INT8 instruction with ") + (a_signed ? "s8" : "u8") + "." + (b_signed ? "s8" : "u8") + " operands");
 }
 
-size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b,
-                       const std::vector<uint32_t>& c, const std::string& label, StageReport& report) {
+template <typename T>
+size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns,
+                       std::span<const uint32_t> c, const std::string& label, StageReport& report) {
   size_t wrong = 0;
   // INT8 operands are read with the instruction's signedness (u8: the byte's unsigned value).
   const bool int8 = g.format() == LowpFormat::Int8;
   const bool ua = int8 && !g.spec().a_signed, ub = int8 && !g.spec().b_signed;
+  auto value = [](T v, bool as_unsigned) { return as_unsigned ? int64_t(uint8_t(v)) : int64_t(v); };
   std::vector<int64_t> row(n);
   for (size_t i = 0; i < m; ++i) {
     std::fill(row.begin(), row.end(), 0);
     for (size_t kk = 0; kk < k; ++kk) {
-      const int64_t x = ua ? int64_t(uint8_t(a[i * k + kk])) : int64_t(a[i * k + kk]);
+      const int64_t x = value(a[i * k + kk], ua);
       if (x == 0) continue;
-      const int8_t* bk = &b[kk * n];
-      if (ub)
-        for (size_t j = 0; j < n; ++j) row[j] += x * int64_t(uint8_t(bk[j]));
-      else
-        for (size_t j = 0; j < n; ++j) row[j] += x * bk[j];
+      for (size_t j = 0; j < n; ++j) row[j] += x * value(b_columns ? b[j * k + kk] : b[kk * n + j], ub);
     }
     for (size_t j = 0; j < n; ++j) {
       const int64_t got = g.integer_output(c[i * n + j]);
@@ -185,5 +213,10 @@ size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const in
   }
   return wrong;
 }
+
+template size_t check_lowp_gemm(const LowpGemm&, size_t, size_t, size_t, const int8_t*, const int8_t*, bool,
+                                std::span<const uint32_t>, const std::string&, StageReport&);
+template size_t check_lowp_gemm(const LowpGemm&, size_t, size_t, size_t, const int16_t*, const int16_t*, bool,
+                                std::span<const uint32_t>, const std::string&, StageReport&);
 
 }  // namespace ozref::schemes

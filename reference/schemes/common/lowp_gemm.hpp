@@ -11,6 +11,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,15 @@ class LowpGemm {
   LowpFormat format() const { return format_; }
   // Whether integer v has an exact encoding (v in [-128, 127]).
   bool representable(int v) const { return v >= -128 && v <= 127 && valid_[static_cast<size_t>(v + 128)]; }
-  // The raw outputs (INT32 or FP32 bit patterns, m x n row-major) of A (m x k) times B (k x n),
-  // both row-major small integers; std::logic_error for an unrepresentable value (a scheme bug).
+  // A (m x k, row-major) times B (k x n), small integers held as int8_t or int16_t, into d (the
+  // m x n raw outputs, INT32 or FP32 bit patterns, row-major). B is row-major, or with
+  // `b_columns` stored column by column (n x k, the layout the instruction takes). K is padded
+  // with zeros to the instruction's K. std::logic_error for a value without an exact encoding (a
+  // scheme bug). The encoded operands live in buffers this object reuses: one LowpGemm runs one
+  // GEMM at a time.
+  template <typename T>
+  void run_into(size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns, int threads, std::span<uint32_t> d) const;
+  // The same into a fresh vector, B row-major.
   std::vector<uint32_t> run(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b, int threads) const;
   // The integer sum an output stands for (E2M1: 4x the FP32 value); kNotInteger otherwise.
   int64_t integer_output(uint32_t bits) const;
@@ -58,12 +66,18 @@ class LowpGemm {
   LowpFormat format_;
   std::array<uint8_t, 256> code_{};
   std::array<bool, 256> valid_{};
+  mutable std::vector<uint8_t> encoded_a_, encoded_b_;
+  // rows x k values, element (r, c) at x[r * row_stride + c * col_stride], encoded into rows of kp.
+  template <typename T>
+  void encode(const T* x, size_t rows, size_t k, size_t row_stride, size_t col_stride, size_t kp, int threads,
+              std::vector<uint8_t>& out) const;
 };
 
-// The full check of one low-precision GEMM: each output equal to the exact integer product of its
-// operands. Every mismatch is a violation of `report`, the first named with `label`, the element,
+// The full check of one low-precision GEMM (operands as run_into takes them): each output equal
+// to the exact integer product of its operands. Every mismatch is a violation of `report`, the first named with `label`, the element,
 // the value the model gave and the exact one. Returns the number of wrong elements.
-size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b,
-                       const std::vector<uint32_t>& c, const std::string& label, StageReport& report);
+template <typename T>
+size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns,
+                       std::span<const uint32_t> c, const std::string& label, StageReport& report);
 
 }  // namespace ozref::schemes

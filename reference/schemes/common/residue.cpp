@@ -1,5 +1,6 @@
 #include "schemes/common/residue.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -43,15 +44,31 @@ int32_t balanced_residue_of_integer(double x, int64_t m) {
   return static_cast<int32_t>(balance(r, m));
 }
 
+void balanced_residues(const double* x, size_t count, int64_t m, int16_t* out) {
+  double largest = 0;
+  for (size_t v = 0; v < count; ++v) largest = std::max(largest, std::fabs(x[v]));
+  if (!(largest < 0x1p62)) {
+    for (size_t v = 0; v < count; ++v) out[v] = static_cast<int16_t>(balanced_residue_of_integer(x[v], m));
+    return;
+  }
+  // x = h 2^32 + l with |h| < 2^30, |l| <= 2^31, so x = s = h (2^32 mod m) + l (mod m) with
+  // |s| < 2^39: every step is exact in a double. q = s / m rounded to nearest (a rounding of the
+  // reciprocal can move it by one near a tie), r = s - q m exact, then one step into the range.
+  constexpr double kRound = 0x1.8p52;  // (y + kRound) - kRound is y rounded to an integer, |y| < 2^51
+  const double md = static_cast<double>(m), inverse = 1 / md, c32 = static_cast<double>(pow2_mod(32, m));
+  const double low = -static_cast<double>(m / 2), high = static_cast<double>((m - 1) / 2);
+  for (size_t v = 0; v < count; ++v) {
+    const double h = (x[v] * 0x1p-32 + kRound) - kRound;
+    const double s = h * c32 + (x[v] - h * 0x1p32);
+    const double q = (s * inverse + kRound) - kRound;
+    double r = s - q * md;
+    r = r > high ? r - md : r;
+    r = r < low ? r + md : r;
+    out[v] = static_cast<int16_t>(r);
+  }
+}
+
 BarrettReducer::BarrettReducer(int64_t modulus)
     : m(modulus), mu(static_cast<uint32_t>((uint64_t{1} << 32) / static_cast<uint64_t>(modulus))) {}
-
-int32_t BarrettReducer::reduce(int32_t x) const {
-  const int64_t q = (int64_t{x} * int64_t{mu}) >> 32;  // floor, as the signed __mulhi of a kernel
-  int64_t r = int64_t{x} - q * m;  // in [-m, 2m): q may exceed floor(x/m) by one for x < 0
-  if (r < 0) r += m;
-  if (r >= m) r -= m;
-  return static_cast<int32_t>(balance(r, m));
-}
 
 }  // namespace ozref::schemes

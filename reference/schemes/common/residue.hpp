@@ -1,5 +1,6 @@
 // Balanced residues and the modular reduction a kernel applies after each INT8 GEMM.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace ozref::schemes {
@@ -8,6 +9,9 @@ namespace ozref::schemes {
 int32_t balanced_residue(int64_t x, int64_t m);
 // The same for an integer held exactly in a double (any magnitude): x = sig * 2^e.
 int32_t balanced_residue_of_integer(double x, int64_t m);
+// balanced_residue_of_integer of each of `count` integers held in doubles, into out (m <= 2^15);
+// the residues stage's kernel (below 2^62 in double arithmetic that vectorises).
+void balanced_residues(const double* x, size_t count, int64_t m, int16_t* out);
 
 // The reduction of an INT32 GEMM output to its balanced residue as a GPU kernel computes it:
 // q = (x * mu) >> 32 with mu = floor(2^32 / m) (GEMMul8's a - p * __mulhi(a, floor(2^32/p))),
@@ -18,7 +22,13 @@ struct BarrettReducer {
   int64_t m = 0;
   uint32_t mu = 0;
   explicit BarrettReducer(int64_t modulus);
-  int32_t reduce(int32_t x) const;
+  int32_t reduce(int32_t x) const {  // inline: the reduce stage applies it to every GEMM output
+    const int64_t q = (int64_t{x} * int64_t{mu}) >> 32;  // floor, as the signed __mulhi of a kernel
+    int64_t r = int64_t{x} - q * m;  // in [-m, 2m): q may exceed floor(x/m) by one for x < 0
+    r += r < 0 ? m : 0;
+    r -= r >= m ? m : 0;
+    return static_cast<int32_t>(r >= (m + 1) / 2 ? r - m : r);
+  }
 };
 
 }  // namespace ozref::schemes

@@ -122,7 +122,7 @@ SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const 
       const std::vector<uint32_t> d = g.run(m, n, kk, a_op, b_op, o.threads);
       std::copy(d.begin(), d.end(), cg.begin() + static_cast<long>(q * m * n));
       if (!full) return;
-      const size_t wrong = check_lowp_gemm(g, m, n, kk, a_op, b_op, d, label, clock.report());
+      const size_t wrong = check_lowp_gemm(g, m, n, kk, a_op, b_op, false, d, label, clock.report());
       if (wrong) clock.report().note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
     };
     if (fused) {
@@ -204,6 +204,7 @@ SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const 
       }
     if (trace) trace->add("unscale", "c", stage_array(DType::F8, {m, n}, r.c.data));
   }
+  r.pipeline_seconds = seconds_since(t_start);
   finish_run(r, a, b, r.c.data, exact, o.threads, t_start);
   return r;
 }

@@ -51,7 +51,7 @@ Converted convert(Context& c, const std::vector<const Matrix<double>*>& a, const
       r.low_precision_gemms += sc.extra_gemms;
       // Contract (accurate mode, full): the bound GEMM is exact, so C_hi really bounds |A||B|.
       if (c.full && sc.extra_gemms)
-        check_lowp_gemm(c.lowp, m, n, k, sc.bound_a.data(), sc.bound_b.data(), sc.bound_c, "bound GEMM |A|'|B|'", clock.report());
+        check_lowp_gemm(c.lowp, m, n, k, sc.bound_a.data(), sc.bound_b.data(), false, sc.bound_c, "bound GEMM |A|'|B|'", clock.report());
       x.row_shift = std::move(sc.row_shift);
       x.col_shift = std::move(sc.col_shift);
     }

@@ -2,7 +2,9 @@
 // 3M combination of a complex run.
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "schemes/common/residue.hpp"
 #include "schemes/ozaki2/rare.hpp"
@@ -23,14 +25,24 @@ int64_t remainder_of(double v, int64_t m) {
   return std::fabs(v) < 0x1p63 ? int64_t(v) % m : int64_t(std::fmod(v, double(m)));
 }
 
-// Row-major product of two residue planes, reduced: the independent side of the full checks.
-void plane_product(const int16_t* a, const int16_t* b, size_t m, size_t k, size_t n, std::vector<int64_t>& out) {
+// The product of a residue plane of A (m x k) and one of B stored by columns (n x k): the
+// independent side of the full checks.
+void plane_product(const int16_t* a, const int16_t* bt, size_t m, size_t k, size_t n, std::vector<int64_t>& out) {
   out.assign(m * n, 0);
   for (size_t i = 0; i < m; ++i)
-    for (size_t kk = 0; kk < k; ++kk) {
-      const int64_t x = a[i * k + kk];
-      for (size_t j = 0; j < n; ++j) out[i * n + j] += x * b[kk * n + j];
+    for (size_t j = 0; j < n; ++j) {
+      int64_t sum = 0;
+      for (size_t kk = 0; kk < k; ++kk) sum += int64_t{a[i * k + kk]} * bt[j * k + kk];
+      out[i * n + j] = sum;
     }
+}
+
+// Planes of B's shape stored by columns (count planes of n x k), as (count, k, n) row-major for a trace.
+template <typename T>
+std::vector<T> rows_of_columns(const std::vector<T>& planes, size_t count, size_t k, size_t n) {
+  std::vector<T> out(planes.size());
+  for (size_t q = 0; q < count; ++q) transpose(&planes[q * n * k], n, k, &out[q * n * k], 1);
+  return out;
 }
 
 }  // namespace
@@ -43,35 +55,48 @@ Planes residues(Context& c, const Converted& x) {
   p.a.resize(N * p.count * ma);
   p.b.resize(N * p.count * mb);
   StageClock clock(c.r, "residues", c.cheap);
+  // B' by columns, the layout of the GEMMs' B operand.
+  std::vector<std::vector<double>> b_columns(x.b.size(), std::vector<double>(mb));
+  for (size_t s = 0; s < x.b.size(); ++s) transpose(x.b[s].data.data(), c.k, c.n, b_columns[s].data(), c.threads);
+  std::vector<const double*> a_parts, b_parts;
+  for (const Matrix<double>& part : x.a) a_parts.push_back(part.data.data());
+  for (const std::vector<double>& part : b_columns) b_parts.push_back(part.data());
+  // In blocks of elements that stay in L1 while every modulus reads them.
+  constexpr size_t kBlock = 2048;
+  auto fill = [&](const std::vector<const double*>& parts, std::vector<int16_t>& out, size_t count) {
+    const size_t blocks = (count + kBlock - 1) / kBlock;
 #pragma omp parallel for schedule(static) num_threads(c.threads)
-  for (size_t t = 0; t < N; ++t) {
-    const int64_t m = c.moduli[t];
-    // rare: fp64-emu's three-limb extraction; the others: from the double's bits.
-    auto residue = [&](double v) {
-      return int16_t(c.rare ? rare::limb_residue(v, x.bits_eff, m) : balanced_residue_of_integer(v, m));
-    };
-    auto fill = [&](const std::vector<Matrix<double>>& parts, std::vector<int16_t>& out, size_t count) {
-      int16_t* base = &out[t * p.count * count];
-      for (size_t s = 0; s < parts.size(); ++s)
-        for (size_t v = 0; v < count; ++v) base[s * count + v] = residue(parts[s].data[v]);
-      if (complex)  // the re + im plane, formed in residue arithmetic as a kernel would
-        for (size_t v = 0; v < count; ++v) base[2 * count + v] = int16_t(balanced_residue(int64_t(base[v]) + base[count + v], m));
-    };
-    fill(x.a, p.a, ma);
-    fill(x.b, p.b, mb);
-  }
+    for (size_t blk = 0; blk < blocks; ++blk) {
+      const size_t v0 = blk * kBlock, len = std::min(kBlock, count - v0);
+      for (size_t t = 0; t < N; ++t) {
+        const int64_t m = c.moduli[t];
+        int16_t* base = &out[t * p.count * count + v0];
+        for (size_t s = 0; s < parts.size(); ++s) {
+          const double* in = parts[s] + v0;
+          int16_t* res = base + s * count;
+          if (c.rare)  // fp64-emu's three-limb extraction
+            for (size_t v = 0; v < len; ++v) res[v] = int16_t(rare::limb_residue(in[v], x.bits_eff, m));
+          else
+            balanced_residues(in, len, m, res);
+        }
+        if (complex)  // the re + im plane, formed in residue arithmetic as a kernel would
+          for (size_t v = 0; v < len; ++v) base[2 * count + v] = int16_t(balanced_residue(int64_t(base[v]) + base[count + v], m));
+      }
+    }
+  };
+  fill(a_parts, p.a, ma);
+  fill(b_parts, p.b, mb);
   if (c.cheap) {
     // Contract: every plane in the balanced range and congruent to its integer (re + im: to the
     // sum of the two integers).
-    auto check = [&](const std::vector<Matrix<double>>& parts, const std::vector<int16_t>& res, size_t count, const char* name) {
+    auto check = [&](const std::vector<const double*>& parts, const std::vector<int16_t>& res, size_t count, const char* name) {
 #pragma omp parallel for schedule(static) num_threads(c.threads)
       for (size_t t = 0; t < N; ++t) {
         const int64_t m = c.moduli[t];
         for (size_t pl = 0; pl < p.count; ++pl)
           for (size_t v = 0; v < count; ++v) {
             const int64_t got = res[(t * p.count + pl) * count + v];
-            const int64_t rem = pl < 2 ? remainder_of(parts[pl].data[v], m)
-                                       : remainder_of(parts[0].data[v], m) + remainder_of(parts[1].data[v], m);
+            const int64_t rem = pl < 2 ? remainder_of(parts[pl][v], m) : remainder_of(parts[0][v], m) + remainder_of(parts[1][v], m);
             if (got < -(m / 2) || got > (m - 1) / 2 || (rem - got) % m != 0) {
 #pragma omp critical(residue_violation)
               clock.report().violate(std::string(name) + " " + plane_name(p.count, pl) + " residue " + std::to_string(got) +
@@ -80,18 +105,19 @@ Planes residues(Context& c, const Converted& x) {
           }
       }
     };
-    check(x.a, p.a, ma, "A'");
-    check(x.b, p.b, mb, "B'");
+    check(a_parts, p.a, ma, "A'");
+    check(b_parts, p.b, mb, "B' (by columns)");
   }
   if (c.trace) {
     std::vector<size_t> sa = {N, c.m, c.k}, sb = {N, c.k, c.n};
     if (complex) sa.insert(sa.begin() + 1, 3), sb.insert(sb.begin() + 1, 3);
+    const std::vector<int16_t> b_rows = rows_of_columns(p.b, N * p.count, c.k, c.n);
     if (c.int8) {
       c.trace->add("residues", "a", stage_array(DType::I1, sa, std::vector<int8_t>(p.a.begin(), p.a.end())));
-      c.trace->add("residues", "b", stage_array(DType::I1, sb, std::vector<int8_t>(p.b.begin(), p.b.end())));
+      c.trace->add("residues", "b", stage_array(DType::I1, sb, std::vector<int8_t>(b_rows.begin(), b_rows.end())));
     } else {
       c.trace->add("residues", "a", stage_array(DType::I2, sa, p.a));
-      c.trace->add("residues", "b", stage_array(DType::I2, sb, p.b));
+      c.trace->add("residues", "b", stage_array(DType::I2, sb, b_rows));
     }
   }
   return p;
@@ -101,17 +127,20 @@ std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::ve
                                       const Converted& x, std::vector<int64_t>& correction) {
   const size_t N = c.N, m = c.m, k = c.k, n = c.n, P = p.count, Q = pairs.size();
   SchemeResult& r = c.r;
-  // split: limb matrices in the order (modulus, limb, plane); limb_base[t] is a modulus's first limb.
+  // split: limb matrices in the order (modulus, limb, plane), B's by columns as its residues;
+  // limb_base[t] is a modulus's first limb. Single-limb variants (int8, rare) have no split: their
+  // GEMMs take the residue planes.
+  const bool split = !c.int8;
   std::vector<size_t> limb_base(N + 1, 0), term_base(N + 1, 0);
   for (size_t t = 0; t < N; ++t) {
     limb_base[t + 1] = limb_base[t] + c.products[t]->limbs();
     term_base[t + 1] = term_base[t] + c.products[t]->terms().size();
   }
   const size_t L = limb_base[N];
-  std::vector<int8_t> la(L * P * m * k), lb(L * P * k * n);
+  std::vector<int8_t> la(split ? L * P * m * k : 0), lb(split ? L * P * k * n : 0);
   auto limb_plane = [&](size_t t, size_t limb, size_t plane) { return (limb_base[t] + limb) * P + plane; };
-  {
-    std::unique_ptr<StageClock> clock = c.int8 ? nullptr : std::make_unique<StageClock>(r, "split", c.cheap);
+  if (split) {
+    StageClock clock(r, "split", c.cheap);
     auto split_all = [&](const std::vector<int16_t>& res, std::vector<int8_t>& limbs, size_t count, const char* name) {
       int8_t l[4];
       for (size_t t = 0; t < N; ++t)
@@ -121,20 +150,20 @@ std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::ve
             c.products[t]->split(value, l);
             for (size_t q = 0; q < c.products[t]->limbs(); ++q) {
               limbs[limb_plane(t, q, pl) * count + v] = l[q];
-              if (clock && c.cheap && !c.lowp.representable(l[q]))
-                clock->report().violate(std::string(name) + " limb " + std::to_string(l[q]) + " has no exact " + to_string(c.family.format) + " encoding");
+              if (c.cheap && !c.lowp.representable(l[q]))
+                clock.report().violate(std::string(name) + " limb " + std::to_string(l[q]) + " has no exact " + to_string(c.family.format) + " encoding");
             }
-            if (clock && c.cheap) {
+            if (c.cheap) {
               const std::string why = c.products[t]->check_split(value, l);
-              if (!why.empty()) clock->report().violate(std::string(name) + " " + c.products[t]->name() + ": " + why);
+              if (!why.empty()) clock.report().violate(std::string(name) + " " + c.products[t]->name() + ": " + why);
             }
           }
     };
     split_all(p.a, la, m * k, "A");
     split_all(p.b, lb, k * n, "B");
-    if (clock && c.trace) {
+    if (c.trace) {
       c.trace->add("split", "a", stage_array(DType::I1, {L * P, m, k}, la));
-      c.trace->add("split", "b", stage_array(DType::I1, {L * P, k, n}, lb));
+      c.trace->add("split", "b", stage_array(DType::I1, {L * P, k, n}, rows_of_columns(lb, L * P, k, n)));
     }
   }
   // gemm: in the order (modulus, plane product, term).
@@ -143,32 +172,35 @@ std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::ve
   std::vector<uint32_t> cg(G * m * n), corr_raw(c.rare ? 2 * m * n : 0);
   {
     StageClock clock(r, "gemm", c.full);
+    auto issue = [&](const auto* a_op, const auto* b_op, bool b_columns, std::span<uint32_t> d, const std::string& label) {
+      c.lowp.run_into(m, n, k, a_op, b_op, b_columns, c.threads, d);
+      ++r.low_precision_gemms;
+      if (!c.full) return;
+      const size_t wrong = check_lowp_gemm(c.lowp, m, n, k, a_op, b_op, b_columns, d, label, clock.report());
+      if (wrong) clock.report().note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
+    };
     for (size_t t = 0; t < N; ++t)
       for (size_t q = 0; q < Q; ++q)
         for (size_t g = 0; g < c.products[t]->terms().size(); ++g) {
           const ProductTerm& term = c.products[t]->terms()[g];
-          const int8_t* a_op = &la[limb_plane(t, term.a_limb, pairs[q].first) * m * k];
-          const int8_t* b_op = &lb[limb_plane(t, term.b_limb, pairs[q].second) * k * n];
-          const std::vector<uint32_t> d = c.lowp.run(m, n, k, a_op, b_op, c.threads);
-          std::copy(d.begin(), d.end(), cg.begin() + static_cast<long>(gemm_index(t, q, g) * m * n));
-          ++r.low_precision_gemms;
-          if (!c.full) continue;
           std::string label = "modulus " + std::to_string(c.moduli[t]);
           if (Q > 1) label += std::string(" product ") + plane_name(P, pairs[q].first);
           label += " GEMM " + std::to_string(g) + " (limbs " + std::to_string(term.a_limb) + "x" + std::to_string(term.b_limb) + ")";
-          const size_t wrong = check_lowp_gemm(c.lowp, m, n, k, a_op, b_op, d, label, clock.report());
-          if (wrong) clock.report().note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
+          const std::span<uint32_t> d(&cg[gemm_index(t, q, g) * m * n], m * n);
+          if (split)
+            issue(&la[limb_plane(t, term.a_limb, pairs[q].first) * m * k], &lb[limb_plane(t, term.b_limb, pairs[q].second) * k * n],
+                  true, d, label);
+          else
+            issue(&p.a[(t * P + pairs[q].first) * m * k], &p.b[(t * P + pairs[q].second) * k * n], true, d, label);
         }
     if (c.rare) {
       // The two correction GEMMs hi7_A q7_B and q7_A hi7_B (INT8, exact: K 127^2 < 2^31).
       const int8_t* ops[2][2] = {{x.hi_a.data(), x.q_b.data()}, {x.q_a.data(), x.hi_b.data()}};
       correction.assign(m * n, 0);
       for (size_t e = 0; e < 2; ++e) {
-        const std::vector<uint32_t> d = c.lowp.run(m, n, k, ops[e][0], ops[e][1], c.threads);
+        const std::span<uint32_t> d(&corr_raw[e * m * n], m * n);
+        issue(ops[e][0], ops[e][1], false, d, e ? "correction q7_A hi7_B" : "correction hi7_A q7_B");
         for (size_t v = 0; v < m * n; ++v) correction[v] += static_cast<int32_t>(d[v]);
-        std::copy(d.begin(), d.end(), corr_raw.begin() + static_cast<long>(e * m * n));
-        ++r.low_precision_gemms;
-        if (c.full) check_lowp_gemm(c.lowp, m, n, k, ops[e][0], ops[e][1], d, e ? "correction q7_A hi7_B" : "correction hi7_A q7_B", clock.report());
       }
     }
     if (c.trace) {
@@ -183,16 +215,19 @@ std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::ve
     auto outputs_of = [&](size_t t, size_t q, size_t v, int64_t* outs) {
       for (size_t g = 0; g < c.products[t]->terms().size(); ++g) outs[g] = c.lowp.integer_output(cg[gemm_index(t, q, g) * m * n + v]);
     };
-    // The residues, in parallel over the products; the checks after, in order (a deterministic report).
-#pragma omp parallel for schedule(static) collapse(2) num_threads(c.threads)
+    // The residues, in parallel over the products and blocks of elements; the checks after, in
+    // order (a deterministic report).
+    constexpr size_t kBlock = 16384;
+    const size_t blocks = (m * n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) collapse(3) num_threads(c.threads)
     for (size_t t = 0; t < N; ++t)
-      for (size_t q = 0; q < Q; ++q) {
-        int64_t outs[4];
-        for (size_t v = 0; v < m * n; ++v) {
-          outputs_of(t, q, v, outs);
-          cr[(t * Q + q) * m * n + v] = int16_t(c.products[t]->combine(outs));
+      for (size_t q = 0; q < Q; ++q)
+        for (size_t blk = 0; blk < blocks; ++blk) {
+          const size_t v0 = blk * kBlock, len = std::min(kBlock, m * n - v0);
+          const uint32_t* outputs[4];
+          for (size_t g = 0; g < c.products[t]->terms().size(); ++g) outputs[g] = &cg[gemm_index(t, q, g) * m * n + v0];
+          c.products[t]->combine_all(c.lowp, outputs, len, &cr[(t * Q + q) * m * n + v0]);
         }
-      }
     std::vector<int64_t> exact;
     for (size_t t = 0; c.cheap && t < N; ++t) {
       const ModularProduct& mp = *c.products[t];

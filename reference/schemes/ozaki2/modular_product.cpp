@@ -34,6 +34,9 @@ class Int8Product final : public SingleLimbProduct {
   explicit Int8Product(int64_t m) : SingleLimbProduct(m), barrett_(m) {}
   std::string name() const override { return "int8 " + std::to_string(modulus()); }
   int32_t combine(const int64_t* outputs) const override { return barrett_.reduce(static_cast<int32_t>(outputs[0])); }
+  void combine_all(const LowpGemm&, const uint32_t* const* outputs, size_t count, int16_t* out) const override {
+    for (size_t v = 0; v < count; ++v) out[v] = static_cast<int16_t>(barrett_.reduce(static_cast<int32_t>(outputs[0][v])));
+  }
 
  private:
   BarrettReducer barrett_;
@@ -122,6 +125,14 @@ int32_t ModularProduct::combine(const int64_t* outputs) const {
   int64_t sum = 0;
   for (size_t g = 0; g < terms_.size(); ++g) sum += terms_[g].weight * (outputs[g] % m_);  // no overflow: |weight| < 2^11
   return balanced_residue(sum, m_);
+}
+
+void ModularProduct::combine_all(const LowpGemm& g, const uint32_t* const* outputs, size_t count, int16_t* out) const {
+  int64_t values[4];
+  for (size_t v = 0; v < count; ++v) {
+    for (size_t t = 0; t < terms_.size(); ++t) values[t] = g.integer_output(outputs[t][v]);
+    out[v] = static_cast<int16_t>(combine(values));
+  }
 }
 
 const Ozaki2Family& ozaki2_family(Ozaki2Variant v) {

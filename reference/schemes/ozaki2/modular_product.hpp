@@ -38,6 +38,9 @@ class ModularProduct {
   virtual std::string check_split(int32_t r, const int8_t* limbs) const = 0;
   // The balanced residue of the product from its terms' integer GEMM outputs.
   virtual int32_t combine(const int64_t* outputs) const;
+  // combine() for `count` elements from the raw outputs of `g` (outputs[term][element]), into
+  // out; a non-integer output gives an unspecified residue (the stage's check reports it).
+  virtual void combine_all(const LowpGemm& g, const uint32_t* const* outputs, size_t count, int16_t* out) const;
 
  protected:
   ModularProduct(int64_t m, size_t limbs, std::vector<ProductTerm> terms) : m_(m), limbs_(limbs), terms_(std::move(terms)) {}

@@ -36,7 +36,8 @@ struct Converted {
 };
 Converted convert(Context& c, const std::vector<const Matrix<double>*>& a, const std::vector<const Matrix<double>*>& b);
 
-// residues: (N, planes, rows, cols), planes 1 (real) or 3 (re, im, re + im).
+// residues: A's (N, planes, m, k) and B's by columns, (N, planes, n, k) (the layout the GEMMs
+// take; a trace writes B's as (N, planes, k, n)); planes 1 (real) or 3 (re, im, re + im).
 struct Planes {
   size_t count = 1;
   std::vector<int16_t> a, b;
