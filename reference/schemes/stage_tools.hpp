@@ -29,12 +29,32 @@ class StageClock {
   std::chrono::steady_clock::time_point t0_;
 };
 
-template <typename T>
-NpyArray stage_array(DType t, std::vector<size_t> shape, const std::vector<T>& values) {
+// A stage whose work comes in pieces between another stage's (each modulus's GEMMs, then their
+// reduction): opened in the result on construction, each time() adds the time of its piece.
+class StageLaps {
+ public:
+  StageLaps(SchemeResult& r, const char* name, bool checked) : r_(r), index_(r.stages.size()) {
+    r_.stages.push_back({name, checked, 0, "", {}, 0});
+  }
+  StageReport& report() { return r_.stages[index_]; }
+  template <typename F>
+  void time(F&& piece) {
+    const auto t0 = std::chrono::steady_clock::now();
+    piece();
+    r_.stages[index_].seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+ private:
+  SchemeResult& r_;
+  size_t index_;
+};
+
+template <typename V>  // a std::vector or Buffer of trivial elements
+NpyArray stage_array(DType t, std::vector<size_t> shape, const V& values) {
   NpyArray a;
   a.dtype = t;
   a.shape = std::move(shape);
-  a.data.resize(values.size() * sizeof(T));
+  a.data.resize(values.size() * sizeof(typename V::value_type));
   std::memcpy(a.data.data(), values.data(), a.data.size());
   return a;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <type_traits>
 
 #include "common/error.hpp"
 #include "formats/decode.hpp"
@@ -140,6 +141,13 @@ template <typename T>
 void LowpGemm::run_into(size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns, int threads,
                         std::span<uint32_t> d) const {
   const size_t step = static_cast<size_t>(spec_.k), kp = (k + step - 1) / step * step;
+  if constexpr (std::is_same_v<T, int8_t>) {
+    if (format_ == LowpFormat::Int8 && kp == k && b_columns) {  // the bytes are the encodings already
+      const std::span<const uint8_t> ea(reinterpret_cast<const uint8_t*>(a), m * k), eb(reinterpret_cast<const uint8_t*>(b), n * k);
+      mma::gemm_into(spec_, {m, n, k, ea, eb, {}, {}, {}}, d, {.threads = threads});
+      return;
+    }
+  }
   encode(a, m, k, k, 1, kp, threads, encoded_a_);
   if (b_columns) encode(b, n, k, k, 1, kp, threads, encoded_b_);
   else encode(b, n, k, 1, n, kp, threads, encoded_b_);

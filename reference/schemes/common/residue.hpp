@@ -29,6 +29,8 @@ struct BarrettReducer {
     r -= r >= m ? m : 0;
     return static_cast<int32_t>(r >= (m + 1) / 2 ? r - m : r);
   }
+  // reduce() of `count` INT32 outputs (bit patterns) into out.
+  void reduce_all(const uint32_t* x, size_t count, int16_t* out) const;
 };
 
 }  // namespace ozref::schemes

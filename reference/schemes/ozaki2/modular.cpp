@@ -27,7 +27,8 @@ int64_t remainder_of(double v, int64_t m) {
 
 // The product of a residue plane of A (m x k) and one of B stored by columns (n x k): the
 // independent side of the full checks.
-void plane_product(const int16_t* a, const int16_t* bt, size_t m, size_t k, size_t n, std::vector<int64_t>& out) {
+template <typename T>
+void plane_product(const T* a, const T* bt, size_t m, size_t k, size_t n, std::vector<int64_t>& out) {
   out.assign(m * n, 0);
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) {
@@ -37,95 +38,25 @@ void plane_product(const int16_t* a, const int16_t* bt, size_t m, size_t k, size
     }
 }
 
-// Planes of B's shape stored by columns (count planes of n x k), as (count, k, n) row-major for a trace.
-template <typename T>
-std::vector<T> rows_of_columns(const std::vector<T>& planes, size_t count, size_t k, size_t n) {
-  std::vector<T> out(planes.size());
-  for (size_t q = 0; q < count; ++q) transpose(&planes[q * n * k], n, k, &out[q * n * k], 1);
-  return out;
+// Planes of B's shape stored by columns (count planes of n x k), as (count, k, n) row-major
+// elements of type To, for a trace.
+template <typename To, typename V>
+std::vector<To> rows_of_columns(const V& planes, size_t count, size_t k, size_t n) {
+  std::vector<typename V::value_type> rows(planes.size());
+  for (size_t q = 0; q < count; ++q) transpose(&planes[q * n * k], n, k, &rows[q * n * k], 1);
+  return std::vector<To>(rows.begin(), rows.end());
 }
 
-}  // namespace
-
-Planes residues(Context& c, const Converted& x) {
-  const size_t N = c.N, ma = c.m * c.k, mb = c.k * c.n;
-  const bool complex = x.a.size() == 2;
-  Planes p;
-  p.count = complex ? 3 : 1;
-  p.a.resize(N * p.count * ma);
-  p.b.resize(N * p.count * mb);
-  StageClock clock(c.r, "residues", c.cheap);
-  // B' by columns, the layout of the GEMMs' B operand.
-  std::vector<std::vector<double>> b_columns(x.b.size(), std::vector<double>(mb));
-  for (size_t s = 0; s < x.b.size(); ++s) transpose(x.b[s].data.data(), c.k, c.n, b_columns[s].data(), c.threads);
-  std::vector<const double*> a_parts, b_parts;
-  for (const Matrix<double>& part : x.a) a_parts.push_back(part.data.data());
-  for (const std::vector<double>& part : b_columns) b_parts.push_back(part.data());
-  // In blocks of elements that stay in L1 while every modulus reads them.
-  constexpr size_t kBlock = 2048;
-  auto fill = [&](const std::vector<const double*>& parts, std::vector<int16_t>& out, size_t count) {
-    const size_t blocks = (count + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) num_threads(c.threads)
-    for (size_t blk = 0; blk < blocks; ++blk) {
-      const size_t v0 = blk * kBlock, len = std::min(kBlock, count - v0);
-      for (size_t t = 0; t < N; ++t) {
-        const int64_t m = c.moduli[t];
-        int16_t* base = &out[t * p.count * count + v0];
-        for (size_t s = 0; s < parts.size(); ++s) {
-          const double* in = parts[s] + v0;
-          int16_t* res = base + s * count;
-          if (c.rare)  // fp64-emu's three-limb extraction
-            for (size_t v = 0; v < len; ++v) res[v] = int16_t(rare::limb_residue(in[v], x.bits_eff, m));
-          else
-            balanced_residues(in, len, m, res);
-        }
-        if (complex)  // the re + im plane, formed in residue arithmetic as a kernel would
-          for (size_t v = 0; v < len; ++v) base[2 * count + v] = int16_t(balanced_residue(int64_t(base[v]) + base[count + v], m));
-      }
-    }
-  };
-  fill(a_parts, p.a, ma);
-  fill(b_parts, p.b, mb);
-  if (c.cheap) {
-    // Contract: every plane in the balanced range and congruent to its integer (re + im: to the
-    // sum of the two integers).
-    auto check = [&](const std::vector<const double*>& parts, const std::vector<int16_t>& res, size_t count, const char* name) {
-#pragma omp parallel for schedule(static) num_threads(c.threads)
-      for (size_t t = 0; t < N; ++t) {
-        const int64_t m = c.moduli[t];
-        for (size_t pl = 0; pl < p.count; ++pl)
-          for (size_t v = 0; v < count; ++v) {
-            const int64_t got = res[(t * p.count + pl) * count + v];
-            const int64_t rem = pl < 2 ? remainder_of(parts[pl][v], m) : remainder_of(parts[0][v], m) + remainder_of(parts[1][v], m);
-            if (got < -(m / 2) || got > (m - 1) / 2 || (rem - got) % m != 0) {
-#pragma omp critical(residue_violation)
-              clock.report().violate(std::string(name) + " " + plane_name(p.count, pl) + " residue " + std::to_string(got) +
-                                     " at " + std::to_string(v) + " mod " + std::to_string(m));
-            }
-          }
-      }
-    };
-    check(a_parts, p.a, ma, "A'");
-    check(b_parts, p.b, mb, "B' (by columns)");
-  }
-  if (c.trace) {
-    std::vector<size_t> sa = {N, c.m, c.k}, sb = {N, c.k, c.n};
-    if (complex) sa.insert(sa.begin() + 1, 3), sb.insert(sb.begin() + 1, 3);
-    const std::vector<int16_t> b_rows = rows_of_columns(p.b, N * p.count, c.k, c.n);
-    if (c.int8) {
-      c.trace->add("residues", "a", stage_array(DType::I1, sa, std::vector<int8_t>(p.a.begin(), p.a.end())));
-      c.trace->add("residues", "b", stage_array(DType::I1, sb, std::vector<int8_t>(b_rows.begin(), b_rows.end())));
-    } else {
-      c.trace->add("residues", "a", stage_array(DType::I2, sa, p.a));
-      c.trace->add("residues", "b", stage_array(DType::I2, sb, b_rows));
-    }
-  }
-  return p;
+template <typename To, typename V>
+std::vector<To> converted(const V& values) {
+  return std::vector<To>(values.begin(), values.end());
 }
 
-std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::vector<std::pair<size_t, size_t>>& pairs,
-                                      const Converted& x, std::vector<int64_t>& correction) {
-  const size_t N = c.N, m = c.m, k = c.k, n = c.n, P = p.count, Q = pairs.size();
+// modular_products on the planes of one element type (P planes each side).
+template <typename Plane>
+Buffer<int16_t> products_of(Context& c, size_t P, const Plane& pa, const Plane& pb, const std::vector<std::pair<size_t, size_t>>& pairs,
+                            const Converted& x, std::vector<int64_t>& correction) {
+  const size_t N = c.N, m = c.m, k = c.k, n = c.n, Q = pairs.size();
   SchemeResult& r = c.r;
   // split: limb matrices in the order (modulus, limb, plane), B's by columns as its residues;
   // limb_base[t] is a modulus's first limb. Single-limb variants (int8, rare) have no split: their
@@ -137,11 +68,11 @@ std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::ve
     term_base[t + 1] = term_base[t] + c.products[t]->terms().size();
   }
   const size_t L = limb_base[N];
-  std::vector<int8_t> la(split ? L * P * m * k : 0), lb(split ? L * P * k * n : 0);
+  Buffer<int8_t> la(split ? L * P * m * k : 0), lb(split ? L * P * k * n : 0);
   auto limb_plane = [&](size_t t, size_t limb, size_t plane) { return (limb_base[t] + limb) * P + plane; };
   if (split) {
     StageClock clock(r, "split", c.cheap);
-    auto split_all = [&](const std::vector<int16_t>& res, std::vector<int8_t>& limbs, size_t count, const char* name) {
+    auto split_all = [&](const auto& res, Buffer<int8_t>& limbs, size_t count, const char* name) {
       int8_t l[4];
       for (size_t t = 0; t < N; ++t)
         for (size_t pl = 0; pl < P; ++pl)
@@ -159,41 +90,95 @@ std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::ve
             }
           }
     };
-    split_all(p.a, la, m * k, "A");
-    split_all(p.b, lb, k * n, "B");
+    split_all(pa, la, m * k, "A");
+    split_all(pb, lb, k * n, "B");
     if (c.trace) {
       c.trace->add("split", "a", stage_array(DType::I1, {L * P, m, k}, la));
-      c.trace->add("split", "b", stage_array(DType::I1, {L * P, k, n}, rows_of_columns(lb, L * P, k, n)));
+      c.trace->add("split", "b", stage_array(DType::I1, {L * P, k, n}, rows_of_columns<int8_t>(lb, L * P, k, n)));
     }
   }
-  // gemm: in the order (modulus, plane product, term).
+  // gemm, then reduce / recombine, modulus by modulus: the balanced residue of each plane product,
+  // (N, Q, m, n). The GEMM outputs are kept for every modulus only for a trace, in the order
+  // (modulus, plane product, term); otherwise one modulus's stay in cache until they are reduced.
   const size_t G = term_base[N] * Q;
-  auto gemm_index = [&](size_t t, size_t q, size_t g) { return term_base[t] * Q + q * c.products[t]->terms().size() + g; };
-  std::vector<uint32_t> cg(G * m * n), corr_raw(c.rare ? 2 * m * n : 0);
-  {
-    StageClock clock(r, "gemm", c.full);
-    auto issue = [&](const auto* a_op, const auto* b_op, bool b_columns, std::span<uint32_t> d, const std::string& label) {
-      c.lowp.run_into(m, n, k, a_op, b_op, b_columns, c.threads, d);
-      ++r.low_precision_gemms;
-      if (!c.full) return;
-      const size_t wrong = check_lowp_gemm(c.lowp, m, n, k, a_op, b_op, b_columns, d, label, clock.report());
-      if (wrong) clock.report().note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
-    };
-    for (size_t t = 0; t < N; ++t)
+  const bool keep = c.trace != nullptr;
+  size_t most_terms = 0;
+  for (const auto& mp : c.products) most_terms = std::max(most_terms, mp->terms().size());
+  auto slot = [&](size_t t, size_t q, size_t g) {
+    return (keep ? term_base[t] * Q : 0) + q * c.products[t]->terms().size() + g;
+  };
+  std::vector<uint32_t> cg((keep ? G : most_terms * Q) * m * n), corr_raw(c.rare ? 2 * m * n : 0);
+  Buffer<int16_t> cr(N * Q * m * n);
+  StageLaps gemm_stage(r, "gemm", c.full), reduce_stage(r, c.int8 ? "reduce" : "recombine", c.cheap);
+  auto issue = [&](const auto* a_op, const auto* b_op, bool b_columns, std::span<uint32_t> d, const std::string& label) {
+    c.lowp.run_into(m, n, k, a_op, b_op, b_columns, c.threads, d);
+    ++r.low_precision_gemms;
+    if (!c.full) return;
+    const size_t wrong = check_lowp_gemm(c.lowp, m, n, k, a_op, b_op, b_columns, d, label, gemm_stage.report());
+    if (wrong) gemm_stage.report().note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
+  };
+  std::vector<int64_t> exact;
+  for (size_t t = 0; t < N; ++t) {
+    const ModularProduct& mp = *c.products[t];
+    const size_t terms = mp.terms().size();
+    gemm_stage.time([&] {
       for (size_t q = 0; q < Q; ++q)
-        for (size_t g = 0; g < c.products[t]->terms().size(); ++g) {
-          const ProductTerm& term = c.products[t]->terms()[g];
+        for (size_t g = 0; g < terms; ++g) {
+          const ProductTerm& term = mp.terms()[g];
           std::string label = "modulus " + std::to_string(c.moduli[t]);
           if (Q > 1) label += std::string(" product ") + plane_name(P, pairs[q].first);
           label += " GEMM " + std::to_string(g) + " (limbs " + std::to_string(term.a_limb) + "x" + std::to_string(term.b_limb) + ")";
-          const std::span<uint32_t> d(&cg[gemm_index(t, q, g) * m * n], m * n);
+          const std::span<uint32_t> d(&cg[slot(t, q, g) * m * n], m * n);
           if (split)
             issue(&la[limb_plane(t, term.a_limb, pairs[q].first) * m * k], &lb[limb_plane(t, term.b_limb, pairs[q].second) * k * n],
                   true, d, label);
           else
-            issue(&p.a[(t * P + pairs[q].first) * m * k], &p.b[(t * P + pairs[q].second) * k * n], true, d, label);
+            issue(&pa[(t * P + pairs[q].first) * m * k], &pb[(t * P + pairs[q].second) * k * n], true, d, label);
         }
-    if (c.rare) {
+    });
+    reduce_stage.time([&] {
+      // The residues in parallel over blocks of elements; the checks after, in order (a
+      // deterministic report).
+      constexpr size_t kBlock = 16384;
+      const size_t blocks = (m * n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) collapse(2) num_threads(c.threads)
+      for (size_t q = 0; q < Q; ++q)
+        for (size_t blk = 0; blk < blocks; ++blk) {
+          const size_t v0 = blk * kBlock, len = std::min(kBlock, m * n - v0);
+          const uint32_t* outputs[4];
+          for (size_t g = 0; g < terms; ++g) outputs[g] = &cg[slot(t, q, g) * m * n + v0];
+          mp.combine_all(c.lowp, outputs, len, &cr[(t * Q + q) * m * n + v0]);
+        }
+      const int64_t mod = mp.modulus();
+      for (size_t q = 0; c.cheap && q < Q; ++q) {
+        const int16_t* out = &cr[(t * Q + q) * m * n];
+        for (size_t v = 0; v < m * n; ++v) {
+          // Contract (cheap): balanced and congruent to the weighted sum of the GEMM outputs.
+          const int32_t value = out[v];
+          int64_t sum = 0;
+          bool integral = true;
+          for (size_t g = 0; g < terms; ++g) {
+            const int64_t output = c.lowp.integer_output(cg[slot(t, q, g) * m * n + v]);
+            integral = integral && output != kNotInteger;
+            sum += mp.terms()[g].weight * (output % mod);
+          }
+          if (!integral || value < -(mod / 2) || value > (mod - 1) / 2 || (sum - value) % mod != 0)
+            reduce_stage.report().violate(mp.name() + " C" + index3(t, v / n, v % n) + ": residue " + std::to_string(value) +
+                                          (integral ? " is not the weighted sum of the GEMM outputs mod m" : " from a non-integer GEMM output"));
+        }
+        if (!c.full) continue;
+        // Contract (full): equal to the residue of the product of the two residue planes,
+        // computed straight from the residues (not from the limbs or the GEMM outputs).
+        plane_product(&pa[(t * P + pairs[q].first) * m * k], &pb[(t * P + pairs[q].second) * k * n], m, k, n, exact);
+        for (size_t v = 0; v < m * n; ++v)
+          if (balanced_residue(exact[v], mod) != out[v])
+            reduce_stage.report().violate(mp.name() + " C" + index3(t, v / n, v % n) + " = " + std::to_string(out[v]) +
+                                          ", the product of the residues is " + std::to_string(balanced_residue(exact[v], mod)));
+      }
+    });
+  }
+  if (c.rare) {
+    gemm_stage.time([&] {
       // The two correction GEMMs hi7_A q7_B and q7_A hi7_B (INT8, exact: K 127^2 < 2^31).
       const int8_t* ops[2][2] = {{x.hi_a.data(), x.q_b.data()}, {x.q_a.data(), x.hi_b.data()}};
       correction.assign(m * n, 0);
@@ -202,77 +187,108 @@ std::vector<int16_t> modular_products(Context& c, const Planes& p, const std::ve
         issue(ops[e][0], ops[e][1], false, d, e ? "correction q7_A hi7_B" : "correction hi7_A q7_B");
         for (size_t v = 0; v < m * n; ++v) correction[v] += static_cast<int32_t>(d[v]);
       }
-    }
-    if (c.trace) {
-      c.trace->add("gemm", "c", stage_array(c.int8 ? DType::I4 : DType::F4, {G, m, n}, cg));
-      if (c.rare) c.trace->add("gemm", "correction", stage_array(DType::I4, {2, m, n}, corr_raw));
-    }
+    });
   }
-  // reduce / recombine: the balanced residue of each plane product, (N, Q, m, n).
-  std::vector<int16_t> cr(N * Q * m * n);
-  {
-    StageClock clock(r, c.int8 ? "reduce" : "recombine", c.cheap);
-    auto outputs_of = [&](size_t t, size_t q, size_t v, int64_t* outs) {
-      for (size_t g = 0; g < c.products[t]->terms().size(); ++g) outs[g] = c.lowp.integer_output(cg[gemm_index(t, q, g) * m * n + v]);
-    };
-    // The residues, in parallel over the products and blocks of elements; the checks after, in
-    // order (a deterministic report).
-    constexpr size_t kBlock = 16384;
-    const size_t blocks = (m * n + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) collapse(3) num_threads(c.threads)
-    for (size_t t = 0; t < N; ++t)
-      for (size_t q = 0; q < Q; ++q)
-        for (size_t blk = 0; blk < blocks; ++blk) {
-          const size_t v0 = blk * kBlock, len = std::min(kBlock, m * n - v0);
-          const uint32_t* outputs[4];
-          for (size_t g = 0; g < c.products[t]->terms().size(); ++g) outputs[g] = &cg[gemm_index(t, q, g) * m * n + v0];
-          c.products[t]->combine_all(c.lowp, outputs, len, &cr[(t * Q + q) * m * n + v0]);
-        }
-    std::vector<int64_t> exact;
-    for (size_t t = 0; c.cheap && t < N; ++t) {
-      const ModularProduct& mp = *c.products[t];
-      const int64_t mod = mp.modulus();
-      const size_t terms = mp.terms().size();
-      for (size_t q = 0; q < Q; ++q) {
-        const int16_t* out = &cr[(t * Q + q) * m * n];
-        int64_t outs[4];
-        for (size_t v = 0; v < m * n; ++v) {
-          // Contract (cheap): balanced and congruent to the weighted sum of the GEMM outputs.
-          outputs_of(t, q, v, outs);
-          const int32_t value = out[v];
-          int64_t sum = 0;
-          bool integral = true;
-          for (size_t g = 0; g < terms; ++g) {
-            integral = integral && outs[g] != kNotInteger;
-            sum += mp.terms()[g].weight * (outs[g] % mod);
-          }
-          if (!integral || value < -(mod / 2) || value > (mod - 1) / 2 || (sum - value) % mod != 0)
-            clock.report().violate(mp.name() + " C" + index3(t, v / n, v % n) + ": residue " + std::to_string(value) +
-                                   (integral ? " is not the weighted sum of the GEMM outputs mod m" : " from a non-integer GEMM output"));
-        }
-        if (!c.full) continue;
-        // Contract (full): equal to the residue of the product of the two residue planes,
-        // computed straight from the residues (not from the limbs or the GEMM outputs).
-        plane_product(&p.a[(t * P + pairs[q].first) * m * k], &p.b[(t * P + pairs[q].second) * k * n], m, k, n, exact);
-        for (size_t v = 0; v < m * n; ++v)
-          if (balanced_residue(exact[v], mod) != out[v])
-            clock.report().violate(mp.name() + " C" + index3(t, v / n, v % n) + " = " + std::to_string(out[v]) +
-                                   ", the product of the residues is " + std::to_string(balanced_residue(exact[v], mod)));
-      }
-    }
-    if (c.trace) {
-      std::vector<size_t> shape = {N, m, n};
-      if (Q > 1) shape.insert(shape.begin() + 1, Q);
-      if (c.int8) c.trace->add("reduce", "c", stage_array(DType::I1, shape, std::vector<int8_t>(cr.begin(), cr.end())));
-      else c.trace->add("recombine", "c", stage_array(DType::I2, shape, cr));
-    }
+  if (c.trace) {
+    c.trace->add("gemm", "c", stage_array(c.int8 ? DType::I4 : DType::F4, {G, m, n}, cg));
+    if (c.rare) c.trace->add("gemm", "correction", stage_array(DType::I4, {2, m, n}, corr_raw));
+    std::vector<size_t> shape = {N, m, n};
+    if (Q > 1) shape.insert(shape.begin() + 1, Q);
+    if (c.int8) c.trace->add("reduce", "c", stage_array(DType::I1, shape, converted<int8_t>(cr)));
+    else c.trace->add("recombine", "c", stage_array(DType::I2, shape, cr));
   }
   return cr;
 }
 
-std::vector<int16_t> combine_3m(Context& c, const Planes& p, const std::vector<int16_t>& products) {
+}  // namespace
+
+Planes residues(Context& c, const Converted& x) {
+  const size_t N = c.N, ma = c.m * c.k, mb = c.k * c.n;
+  const bool complex = x.a.size() == 2;
+  Planes p;
+  p.count = complex ? 3 : 1;
+  p.narrow = *std::max_element(c.moduli.begin(), c.moduli.end()) <= 256;
+  StageClock clock(c.r, "residues", c.cheap);
+  // B' by columns, the layout of the GEMMs' B operand.
+  std::vector<Buffer<double>> b_columns(x.b.size(), Buffer<double>(mb));
+  for (size_t s = 0; s < x.b.size(); ++s) transpose(x.b[s].data.data(), c.k, c.n, b_columns[s].data(), c.threads);
+  std::vector<const double*> a_parts, b_parts;
+  for (const Matrix<double>& part : x.a) a_parts.push_back(part.data.data());
+  for (const Buffer<double>& part : b_columns) b_parts.push_back(part.data());
+  // In blocks of elements that stay in L1 while every modulus reads them.
+  constexpr size_t kBlock = 2048;
+  auto fill = [&](const std::vector<const double*>& parts, auto& out, size_t count) {
+    out.resize(N * p.count * count);
+    const size_t blocks = (count + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) num_threads(c.threads)
+    for (size_t blk = 0; blk < blocks; ++blk) {
+      const size_t v0 = blk * kBlock, len = std::min(kBlock, count - v0);
+      int16_t res[3][kBlock];
+      for (size_t t = 0; t < N; ++t) {
+        const int64_t m = c.moduli[t];
+        for (size_t s = 0; s < parts.size(); ++s) {
+          const double* in = parts[s] + v0;
+          if (c.rare)  // fp64-emu's three-limb extraction
+            for (size_t v = 0; v < len; ++v) res[s][v] = int16_t(rare::limb_residue(in[v], x.bits_eff, m));
+          else
+            balanced_residues(in, len, m, res[s]);
+        }
+        if (complex)  // the re + im plane, formed in residue arithmetic as a kernel would
+          for (size_t v = 0; v < len; ++v) res[2][v] = int16_t(balanced_residue(int64_t(res[0][v]) + res[1][v], m));
+        for (size_t pl = 0; pl < p.count; ++pl) std::copy(res[pl], res[pl] + len, &out[(t * p.count + pl) * count + v0]);
+      }
+    }
+  };
+  if (p.narrow) fill(a_parts, p.a8, ma), fill(b_parts, p.b8, mb);
+  else fill(a_parts, p.a16, ma), fill(b_parts, p.b16, mb);
+  if (c.cheap) {
+    // Contract: every plane in the balanced range and congruent to its integer (re + im: to the
+    // sum of the two integers).
+    auto check = [&](const std::vector<const double*>& parts, const auto& res, size_t count, const char* name) {
+#pragma omp parallel for schedule(static) num_threads(c.threads)
+      for (size_t t = 0; t < N; ++t) {
+        const int64_t m = c.moduli[t];
+        for (size_t pl = 0; pl < p.count; ++pl)
+          for (size_t v = 0; v < count; ++v) {
+            const int64_t got = res[(t * p.count + pl) * count + v];
+            const int64_t rem = pl < 2 ? remainder_of(parts[pl][v], m) : remainder_of(parts[0][v], m) + remainder_of(parts[1][v], m);
+            if (got < -(m / 2) || got > (m - 1) / 2 || (rem - got) % m != 0) {
+#pragma omp critical(residue_violation)
+              clock.report().violate(std::string(name) + " " + plane_name(p.count, pl) + " residue " + std::to_string(got) +
+                                     " at " + std::to_string(v) + " mod " + std::to_string(m));
+            }
+          }
+      }
+    };
+    p.visit([&](const auto& pa, const auto& pb) {
+      check(a_parts, pa, ma, "A'");
+      check(b_parts, pb, mb, "B' (by columns)");
+    });
+  }
+  if (c.trace) {
+    std::vector<size_t> sa = {N, c.m, c.k}, sb = {N, c.k, c.n};
+    if (complex) sa.insert(sa.begin() + 1, 3), sb.insert(sb.begin() + 1, 3);
+    p.visit([&](const auto& pa, const auto& pb) {
+      if (c.int8) {
+        c.trace->add("residues", "a", stage_array(DType::I1, sa, converted<int8_t>(pa)));
+        c.trace->add("residues", "b", stage_array(DType::I1, sb, rows_of_columns<int8_t>(pb, N * p.count, c.k, c.n)));
+      } else {
+        c.trace->add("residues", "a", stage_array(DType::I2, sa, converted<int16_t>(pa)));
+        c.trace->add("residues", "b", stage_array(DType::I2, sb, rows_of_columns<int16_t>(pb, N * p.count, c.k, c.n)));
+      }
+    });
+  }
+  return p;
+}
+
+Buffer<int16_t> modular_products(Context& c, const Planes& p, const std::vector<std::pair<size_t, size_t>>& pairs,
+                                 const Converted& x, std::vector<int64_t>& correction) {
+  return p.visit([&](const auto& pa, const auto& pb) { return products_of(c, p.count, pa, pb, pairs, x, correction); });
+}
+
+Buffer<int16_t> combine_3m(Context& c, const Planes& p, const Buffer<int16_t>& products) {
   const size_t N = c.N, m = c.m, k = c.k, n = c.n, mn = m * n;
-  std::vector<int16_t> out(N * 2 * mn);
+  Buffer<int16_t> out(N * 2 * mn);
   StageClock clock(c.r, "complex", c.full);
   std::vector<int64_t> rr, ii, ri, ir;
   for (size_t t = 0; t < N; ++t) {
@@ -287,14 +303,12 @@ std::vector<int16_t> combine_3m(Context& c, const Planes& p, const std::vector<i
     if (!c.full) continue;
     // Contract (full): the residues of Re = A_re B_re - A_im B_im and Im = A_re B_im + A_im B_re,
     // computed with the four products straight from the re and im residue planes (4M, not 3M).
-    const int16_t* are = &p.a[(t * 3 + 0) * m * k];
-    const int16_t* aim = &p.a[(t * 3 + 1) * m * k];
-    const int16_t* bre = &p.b[(t * 3 + 0) * k * n];
-    const int16_t* bim = &p.b[(t * 3 + 1) * k * n];
-    plane_product(are, bre, m, k, n, rr);
-    plane_product(aim, bim, m, k, n, ii);
-    plane_product(are, bim, m, k, n, ri);
-    plane_product(aim, bre, m, k, n, ir);
+    p.visit([&](const auto& pa, const auto& pb) {
+      plane_product(&pa[(t * 3 + 0) * m * k], &pb[(t * 3 + 0) * k * n], m, k, n, rr);
+      plane_product(&pa[(t * 3 + 1) * m * k], &pb[(t * 3 + 1) * k * n], m, k, n, ii);
+      plane_product(&pa[(t * 3 + 0) * m * k], &pb[(t * 3 + 1) * k * n], m, k, n, ri);
+      plane_product(&pa[(t * 3 + 1) * m * k], &pb[(t * 3 + 0) * k * n], m, k, n, ir);
+    });
     for (size_t v = 0; v < mn; ++v) {
       const int32_t want_re = balanced_residue(rr[v] - ii[v], mod), want_im = balanced_residue(ri[v] + ir[v], mod);
       if (out[(t * 2) * mn + v] != want_re || out[(t * 2 + 1) * mn + v] != want_im)
@@ -304,7 +318,7 @@ std::vector<int16_t> combine_3m(Context& c, const Planes& p, const std::vector<i
     }
   }
   if (c.trace) {
-    if (c.int8) c.trace->add("complex", "c", stage_array(DType::I1, {N, 2, m, n}, std::vector<int8_t>(out.begin(), out.end())));
+    if (c.int8) c.trace->add("complex", "c", stage_array(DType::I1, {N, 2, m, n}, converted<int8_t>(out)));
     else c.trace->add("complex", "c", stage_array(DType::I2, {N, 2, m, n}, out));
   }
   return out;

@@ -35,7 +35,7 @@ class Int8Product final : public SingleLimbProduct {
   std::string name() const override { return "int8 " + std::to_string(modulus()); }
   int32_t combine(const int64_t* outputs) const override { return barrett_.reduce(static_cast<int32_t>(outputs[0])); }
   void combine_all(const LowpGemm&, const uint32_t* const* outputs, size_t count, int16_t* out) const override {
-    for (size_t v = 0; v < count; ++v) out[v] = static_cast<int16_t>(barrett_.reduce(static_cast<int32_t>(outputs[0][v])));
+    barrett_.reduce_all(outputs[0], count, out);
   }
 
  private:

@@ -6,7 +6,7 @@
 
 namespace ozref::schemes::ozaki2 {
 
-void reconstruct(Context& c, const std::vector<int16_t>& residues, size_t outputs, const Converted& x,
+void reconstruct(Context& c, const Buffer<int16_t>& residues, size_t outputs, const Converted& x,
                  const std::vector<int64_t>& correction, std::vector<Matrix<double>>& out) {
   const size_t N = c.N, m = c.m, n = c.n, mn = m * n;
   const bool dd = c.o.crt == CrtVariant::DoubleDouble;

@@ -74,7 +74,7 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
   const ozaki2::Converted x = ozaki2::convert(c, {&a}, {&b});
   const ozaki2::Planes p = ozaki2::residues(c, x);
   std::vector<int64_t> correction;
-  const std::vector<int16_t> residues = ozaki2::modular_products(c, p, {{0, 0}}, x, correction);
+  const Buffer<int16_t> residues = ozaki2::modular_products(c, p, {{0, 0}}, x, correction);
   std::vector<Matrix<double>> out;
   ozaki2::reconstruct(c, residues, 1, x, correction, out);
   r.c = std::move(out[0]);
@@ -98,8 +98,8 @@ SchemeResult run_ozaki2_complex(const Matrix<double>& a_re, const Matrix<double>
   const ozaki2::Planes p = ozaki2::residues(c, x);
   std::vector<int64_t> correction;
   // 3M: per modulus A_re B_re, A_im B_im and (A_re + A_im)(B_re + B_im).
-  const std::vector<int16_t> products = ozaki2::modular_products(c, p, {{0, 0}, {1, 1}, {2, 2}}, x, correction);
-  const std::vector<int16_t> residues = ozaki2::combine_3m(c, p, products);
+  const Buffer<int16_t> products = ozaki2::modular_products(c, p, {{0, 0}, {1, 1}, {2, 2}}, x, correction);
+  const Buffer<int16_t> residues = ozaki2::combine_3m(c, p, products);
   std::vector<Matrix<double>> out;
   ozaki2::reconstruct(c, residues, 2, x, correction, out);
   r.c = std::move(out[0]);
