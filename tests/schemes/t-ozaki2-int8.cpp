@@ -3,9 +3,11 @@
 // two; thread-count invariance; bad input refused; traces written and diffed.
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "cli/verbs.hpp"
+#include "trace/trace.hpp"
 #include "common/distributions.hpp"
 #include "common/error.hpp"
 #include "schemes/ozaki2/gemmul8_fast.hpp"
@@ -115,6 +117,50 @@ TEST_CASE("ozaki2-int8: traces are written, identical runs diff clean, a changed
   CHECK(cli::run_diff({(dir / "a").string(), (dir / "c").string(), false}, changed) == 1);
   CHECK(changed.str().find("stage 'gemm', array 'c'") != std::string::npos);
   CHECK(changed.str().find("1 elements differ; first at [0, 3, 7]") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ozaki2: a trace's residues of B are (N, k, n) and its GEMM outputs their products with A's", "[schemes]") {
+  // The pipeline keeps B's residues column by column; the trace must hold them row by row, the
+  // layout docs/schemes.md documents. Checked against the trace's own truncate stage (congruence
+  // per modulus) and, for int8, the gemm stage (each output the integer product of the planes).
+  const auto dir = std::filesystem::temp_directory_path() / ("ozref-trace-layout-" + std::to_string(::getpid()));
+  size_t cases = 0;
+  for (const std::string scheme : {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4"}) {
+    cli::RunArgs args;
+    args.scheme = scheme;
+    args.m = 5, args.n = 7, args.k = 33;
+    args.moduli = 4;
+    args.dump = (dir / scheme).string();
+    std::ostringstream out;
+    REQUIRE(cli::run_run(args, out) == 0);
+    std::map<std::string, NpyArray> t;
+    for (TraceArray& x : read_trace(args.dump)) t[x.stage + "." + x.name] = std::move(x.data);
+    const NpyArray &truncated = t.at("truncate.b"), &res_a = t.at("residues.a"), &res_b = t.at("residues.b");
+    REQUIRE(res_b.shape == std::vector<size_t>{4, 33, 7});
+    const bool int8 = scheme == "ozaki2-int8";
+    auto residue = [&](const NpyArray& x, size_t i) -> int64_t {
+      return int8 ? int64_t(reinterpret_cast<const int8_t*>(x.data.data())[i]) : int64_t(reinterpret_cast<const int16_t*>(x.data.data())[i]);
+    };
+    const std::vector<int64_t>& moduli = ozaki2_family(scheme == "ozaki2-int8" ? Ozaki2Variant::Int8 : scheme == "ozaki2-fp8" ? Ozaki2Variant::Fp8 : Ozaki2Variant::Fp4).moduli;
+    for (size_t q = 0; q < 4; ++q)
+      for (size_t v = 0; v < 33 * 7; ++v) {
+        const double integer = reinterpret_cast<const double*>(truncated.data.data())[v];
+        REQUIRE((int64_t(std::fmod(integer, double(moduli[q]))) - residue(res_b, q * 33 * 7 + v)) % moduli[q] == 0);
+        ++cases;
+      }
+    if (!int8) continue;
+    const int32_t* gemm = reinterpret_cast<const int32_t*>(t.at("gemm.c").data.data());
+    for (size_t q = 0; q < 4; ++q)
+      for (size_t i = 0; i < 5; ++i)
+        for (size_t j = 0; j < 7; ++j) {
+          int64_t sum = 0;
+          for (size_t kk = 0; kk < 33; ++kk) sum += residue(res_a, (q * 5 + i) * 33 + kk) * residue(res_b, (q * 33 + kk) * 7 + j);
+          REQUIRE(gemm[(q * 5 + i) * 7 + j] == sum);
+          ++cases;
+        }
+  }
+  std::printf("trace layouts: %zu elements checked\n", cases);
   std::filesystem::remove_all(dir);
 }
 
