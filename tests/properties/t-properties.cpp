@@ -111,6 +111,31 @@ TEST_CASE("property: residues of any balanced tuple give the same integer on the
   }, true);
 }
 
+TEST_CASE("property: a 128-bit integer times 2^e is rounded correctly, next to the subnormal and overflow thresholds", "[properties]") {
+  rc::prop("nearest_double(int128, e) = the rational oracle's rounding", [] {
+    const int bits = *rc::gen::inRange(1, 127);
+    unsigned __int128 mag = (unsigned __int128)*rc::gen::arbitrary<uint64_t>() << 64 | *rc::gen::arbitrary<uint64_t>();
+    mag = (mag >> (128 - bits)) | (unsigned __int128)1 << (bits - 1);  // exactly `bits` bits
+    // The value's exponent next to the smallest normal (2^-1022) or below it among the
+    // subnormals, next to the top of the range (2^1024), or anywhere.
+    const int where = *rc::gen::inRange(0, 3), delta = where == 0 ? *rc::gen::inRange(-60, 4) : *rc::gen::inRange(-3, 4);
+    const int e = where == 0 ? -1022 - bits + delta : where == 1 ? 1024 - bits + delta : *rc::gen::inRange(-1200, 1000);
+    // Near-ties below the last bit the result keeps (52 + delta bits near the subnormals, else
+    // 53): 0111..1 or 1000..01, where rounding to 53 bits first and to a subnormal after would
+    // go wrong.
+    const int kept = where == 0 ? 52 + delta : 53, tail = *rc::gen::inRange(0, 3), cut = bits - kept;
+    if (cut >= 2 && tail) {
+      const unsigned __int128 low = ((unsigned __int128)1 << cut) - 1;
+      mag = tail == 1 ? (mag & ~low) | (low >> 1) : (mag & ~low) | ((unsigned __int128)1 << (cut - 1)) | 1;
+    }
+    RC_CLASSIFY(cut >= 2 && tail, "near-tie");
+    const __int128 c = *rc::gen::arbitrary<bool>() ? -static_cast<__int128>(mag) : static_cast<__int128>(mag);
+    RC_CLASSIFY(where == 0, "near 2^-1022");
+    RC_CLASSIFY(where == 1, "near overflow");
+    RC_ASSERT(schemes::is_correct_rounding(schemes::mpz_from_int128(c), e, schemes::nearest_double(c, e)));
+  }, true);
+}
+
 TEST_CASE("property: the Barrett reduction gives the balanced residue", "[properties]") {
   rc::prop("barrett", [] {
     const int64_t m = *rc::gen::elementOf(schemes::int8_moduli());

@@ -1,5 +1,6 @@
 #include "schemes/common/crt.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/error.hpp"
@@ -107,24 +108,49 @@ __int128 Crt::garner_int128(const int32_t* r) const {
   return x;
 }
 
-__int128 Crt::exact_int128(const int32_t* r) const {
-  // S = sum r_i w_i is known modulo 2^128 (wrapping products) and approximately (an FP64 sum,
-  // relative error far below 2^-30 of P for up to 64 moduli); its quotient q by P, rounded to
-  // nearest from the estimate, is off by at most one, so S - q P lies in (-P, P) - inside the
-  // signed 128-bit range (P < 2^126), where the wrapped difference is the true one - and one step
-  // moves it into (-P/2, P/2].
-  unsigned __int128 sum = 0;
-  double estimate = 0;
-  for (size_t i = 0; i < moduli_.size(); ++i) {
-    sum += static_cast<unsigned __int128>(static_cast<__int128>(r[i])) * weights128_[i];
-    estimate += r[i] * weights_double_[i];
-  }
+// The weighted sum S = sum r_i w_i is known modulo 2^128 (wrapping products) and approximately
+// (an FP64 sum, relative error far below 2^-30 of P for up to 64 moduli); its quotient q by P,
+// rounded to nearest from the estimate, is off by at most one, so S - q P lies in (-P, P) - inside
+// the signed 128-bit range (P < 2^126), where the wrapped difference is the true one - and one
+// step moves it into (-P/2, P/2].
+__int128 Crt::representative(unsigned __int128 sum, double estimate) const {
   const double q = std::nearbyint(estimate * inv_p_);
   __int128 x = static_cast<__int128>(sum - static_cast<unsigned __int128>(static_cast<__int128>(q)) * static_cast<unsigned __int128>(product128_));
   const __int128 half = product128_ / 2;
   if (x > half) x -= product128_;
   if (x <= half - product128_) x += product128_;
   return x;
+}
+
+__int128 Crt::exact_int128(const int32_t* r) const {
+  unsigned __int128 sum = 0;
+  double estimate = 0;
+  for (size_t i = 0; i < moduli_.size(); ++i) {
+    sum += static_cast<unsigned __int128>(static_cast<__int128>(r[i])) * weights128_[i];
+    estimate += r[i] * weights_double_[i];
+  }
+  return representative(sum, estimate);
+}
+
+void Crt::exact_int128(const int16_t* const* planes, size_t count, __int128* out) const {
+  constexpr size_t kBlock = 256;
+  unsigned __int128 sum[kBlock];
+  double estimate[kBlock];
+  for (size_t v0 = 0; v0 < count; v0 += kBlock) {
+    const size_t len = std::min(kBlock, count - v0);
+    std::fill(sum, sum + len, 0);
+    std::fill(estimate, estimate + len, 0.0);
+    for (size_t i = 0; i < moduli_.size(); ++i) {
+      const int16_t* r = planes[i] + v0;
+      const unsigned __int128 w = weights128_[i];
+      const double wd = weights_double_[i];
+      for (size_t v = 0; v < len; ++v) {
+        sum[v] += static_cast<unsigned __int128>(static_cast<__int128>(r[v])) * w;
+        estimate[v] += r[v] * wd;
+      }
+    }
+    for (size_t v = 0; v < len; ++v) out[v0 + v] = representative(sum[v], estimate[v]);
+  }
 }
 
 mpz_class Crt::garner(const int32_t* r) const {

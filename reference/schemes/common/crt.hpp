@@ -31,6 +31,8 @@ class Crt {
   // available when P < 2^126 (up to 16 INT8 moduli); the fast path of the crt stage.
   bool fits_int128() const { return fits_int128_; }
   __int128 exact_int128(const int32_t* residues) const;
+  // exact_int128 of `count` integers whose residues modulo p_i are planes[i][0 .. count).
+  void exact_int128(const int16_t* const* planes, size_t count, __int128* out) const;
   __int128 garner_int128(const int32_t* residues) const;
 
  private:
@@ -45,6 +47,8 @@ class Crt {
   __int128 product128_ = 0;
   std::vector<unsigned __int128> weights128_;  // weights_ when P < 2^126
   std::vector<double> weights_double_;         // and their nearest doubles
+  // The member of (-P/2, P/2] congruent to S given S mod 2^128 and an FP64 estimate of S.
+  __int128 representative(unsigned __int128 sum, double estimate) const;
   // Garner's balanced mixed-radix digits of the residues.
   void garner_digits(const int32_t* residues, int64_t* digits) const;
   std::vector<double> w_hi_, w_lo_;          // weights split: hi exact times any residue

@@ -1,4 +1,5 @@
 // The crt and unscale stages of the Ozaki-II pipeline, for one output (real) or two (complex).
+#include <algorithm>
 #include <cmath>
 
 #include "schemes/ozaki2/stages.hpp"
@@ -12,7 +13,7 @@ void reconstruct(Context& c, const Buffer<int16_t>& residues, size_t outputs, co
   const bool dd = c.o.crt == CrtVariant::DoubleDouble;
   // Exact and Garner in 128-bit integers when P < 2^126 (up to 16 INT8 moduli), else with GMP.
   const bool wide = !dd && c.crt.fits_int128();
-  std::vector<__int128> cwide(wide ? outputs * mn : 0);
+  Buffer<__int128> cwide(wide ? outputs * mn : 0);
   std::vector<mpz_class> cint(wide ? 0 : outputs * mn);
   std::vector<double> hi(c.trace || dd ? outputs * mn : 0), lo(c.trace || dd ? outputs * mn : 0);
   {
@@ -20,28 +21,41 @@ void reconstruct(Context& c, const Buffer<int16_t>& residues, size_t outputs, co
     auto gather = [&](size_t o, size_t v, int32_t* res) {
       for (size_t t = 0; t < N; ++t) res[t] = residues[(t * outputs + o) * mn + v];
     };
-    // The integers, in parallel; the checks after, in element order (a deterministic report).
-#pragma omp parallel for schedule(static) num_threads(c.threads)
-    for (size_t at = 0; at < outputs * mn; ++at) {
-      int32_t res[64];
-      gather(at / mn, at % mn, res);
-      if (wide) {
-        cwide[at] = c.o.crt == CrtVariant::Exact ? c.crt.exact_int128(res) : c.crt.garner_int128(res);
-        if (c.trace) {
-          hi[at] = nearest_double(cwide[at], 0);
-          lo[at] = nearest_double(cwide[at] - static_cast<__int128>(hi[at]), 0);
+    // The integers, in parallel over blocks; the checks after, in element order (a deterministic
+    // report). The exact variant below 2^126 works on whole blocks of the residue planes.
+    constexpr size_t kBlock = 4096;
+    const size_t blocks = (mn + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) collapse(2) num_threads(c.threads)
+    for (size_t o = 0; o < outputs; ++o)
+      for (size_t blk = 0; blk < blocks; ++blk) {
+        const size_t v0 = blk * kBlock, v1 = std::min(mn, v0 + kBlock);
+        if (wide && c.o.crt == CrtVariant::Exact) {
+          const int16_t* planes[64];
+          for (size_t t = 0; t < N; ++t) planes[t] = &residues[(t * outputs + o) * mn + v0];
+          c.crt.exact_int128(planes, v1 - v0, &cwide[o * mn + v0]);
         }
-      } else if (dd) {
-        c.crt.double_double(res, hi[at], lo[at]);
-        cint[at] = mpz_class(mpq_class(hi[at]) + mpq_class(lo[at]));  // integer part, for the check
-      } else {
-        cint[at] = c.o.crt == CrtVariant::Exact ? c.crt.exact(res) : c.crt.garner(res);
-        if (c.trace) {
-          hi[at] = nearest_double(cint[at], 0);
-          lo[at] = nearest_double(cint[at] - mpz_class(mpq_class(hi[at])), 0);
+        if (wide && c.o.crt == CrtVariant::Exact && !c.trace) continue;  // nothing per element
+        for (size_t at = o * mn + v0; at < o * mn + v1; ++at) {
+          int32_t res[64];
+          gather(o, at % mn, res);
+          if (wide) {
+            if (c.o.crt == CrtVariant::Garner) cwide[at] = c.crt.garner_int128(res);
+            if (c.trace) {
+              hi[at] = nearest_double(cwide[at], 0);
+              lo[at] = nearest_double(cwide[at] - static_cast<__int128>(hi[at]), 0);
+            }
+          } else if (dd) {
+            c.crt.double_double(res, hi[at], lo[at]);
+            cint[at] = mpz_class(mpq_class(hi[at]) + mpq_class(lo[at]));  // integer part, for the check
+          } else {
+            cint[at] = c.o.crt == CrtVariant::Exact ? c.crt.exact(res) : c.crt.garner(res);
+            if (c.trace) {
+              hi[at] = nearest_double(cint[at], 0);
+              lo[at] = nearest_double(cint[at] - mpz_class(mpq_class(hi[at])), 0);
+            }
+          }
         }
       }
-    }
     for (size_t at = 0; c.cheap && at < outputs * mn; ++at) {
       const size_t o = at / mn, v = at % mn;
       int32_t res[64];
