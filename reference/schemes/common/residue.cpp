@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include "common/vector_clones.hpp"
+
 namespace ozref::schemes {
 namespace {
 
@@ -43,10 +45,6 @@ int32_t balanced_residue_of_integer(double x, int64_t m) {
   if (x < 0) r = (m - r) % m;
   return static_cast<int32_t>(balance(r, m));
 }
-
-// The kernels below run on every element of the pipeline's planes; cloned for x86-64-v4 (AVX-512),
-// where the compiler vectorises them, and chosen at load time by the CPU.
-#define OZREF_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "default")))
 
 OZREF_VECTOR_CLONES void balanced_residues(const double* x, size_t count, int64_t m, int16_t* out) {
   double largest = 0;

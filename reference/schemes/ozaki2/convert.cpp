@@ -1,6 +1,9 @@
 // The scale and truncate (rare: round) stages of the Ozaki-II pipeline.
 #include <algorithm>
+#include <bit>
 #include <cmath>
+
+#include "common/vector_clones.hpp"
 
 #include "schemes/ozaki2/rare.hpp"
 #include "schemes/ozaki2/stages.hpp"
@@ -30,6 +33,43 @@ bool within_crt_range(const std::vector<long double>& ma, const std::vector<long
   return sum * (1 + static_cast<long double>(k + 2) * 0x1p-63L) < half_p;
 }
 
+// 2^s as a double when it is a normal number (then x 2^s rounds exactly as ldexp(x, s)); 0 otherwise.
+double normal_power_of_two(int s) {
+  return s >= -1022 && s <= 1023 ? std::bit_cast<double>(static_cast<uint64_t>(s + 1023) << 52) : 0.0;
+}
+
+// trunc(x * scale) for a row of A (one scale) and for a row of B (a scale per column).
+OZREF_VECTOR_CLONES void truncate_scaled(const double* x, size_t count, double scale, double* out) {
+  for (size_t v = 0; v < count; ++v) out[v] = std::trunc(x[v] * scale);
+}
+OZREF_VECTOR_CLONES void truncate_scaled(const double* x, size_t count, const double* scale, double* out) {
+  for (size_t v = 0; v < count; ++v) out[v] = std::trunc(x[v] * scale[v]);
+}
+
+// A' = trunc(A 2^s_i) by rows, B' = trunc(2^t_j B) by columns, in parallel; ldexp where a shift
+// leaves the normal powers of two.
+void truncate(const Matrix<double>& a, const std::vector<int>& row_shift, const Matrix<double>& b,
+              const std::vector<int>& col_shift, int threads, Matrix<double>& a_out, Matrix<double>& b_out) {
+  const size_t m = a.rows, k = a.cols, n = b.cols;
+  std::vector<double> col_scale(n);
+  bool columns_normal = true;
+  for (size_t j = 0; j < n; ++j) columns_normal = columns_normal && (col_scale[j] = normal_power_of_two(col_shift[j])) != 0;
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (size_t i = 0; i < m; ++i) {
+    if (const double scale = normal_power_of_two(row_shift[i]); scale != 0)
+      truncate_scaled(&a.data[i * k], k, scale, &a_out.data[i * k]);
+    else
+      for (size_t kk = 0; kk < k; ++kk) a_out(i, kk) = std::trunc(std::ldexp(a(i, kk), row_shift[i]));
+  }
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (size_t kk = 0; kk < k; ++kk) {
+    if (columns_normal)
+      truncate_scaled(&b.data[kk * n], n, col_scale.data(), &b_out.data[kk * n]);
+    else
+      for (size_t j = 0; j < n; ++j) b_out(kk, j) = std::trunc(std::ldexp(b(kk, j), col_shift[j]));
+  }
+}
+
 }  // namespace
 
 Converted convert(Context& c, const std::vector<const Matrix<double>*>& a, const std::vector<const Matrix<double>*>& b) {
@@ -51,7 +91,7 @@ Converted convert(Context& c, const std::vector<const Matrix<double>*>& a, const
       r.low_precision_gemms += sc.extra_gemms;
       // Contract (accurate mode, full): the bound GEMM is exact, so C_hi really bounds |A||B|.
       if (c.full && sc.extra_gemms)
-        check_lowp_gemm(c.lowp, m, n, k, sc.bound_a.data(), sc.bound_b.data(), false, sc.bound_c, "bound GEMM |A|'|B|'", clock.report());
+        check_lowp_gemm(c.lowp, m, n, k, sc.bound_a.data(), sc.bound_b.data(), true, sc.bound_c, "bound GEMM |A|'|B|'", clock.report());
       x.row_shift = std::move(sc.row_shift);
       x.col_shift = std::move(sc.col_shift);
     }
@@ -78,12 +118,7 @@ Converted convert(Context& c, const std::vector<const Matrix<double>*>& a, const
         x.b[0](kk, j) = v.value, x.hi_b[kk * n + j] = v.hi7, x.q_b[kk * n + j] = v.q7;
       }
   } else {
-    for (size_t s = 0; s < a.size(); ++s)
-      for (size_t i = 0; i < m; ++i)
-        for (size_t kk = 0; kk < k; ++kk) x.a[s](i, kk) = std::trunc(std::ldexp((*a[s])(i, kk), x.row_shift[i]));
-    for (size_t s = 0; s < b.size(); ++s)
-      for (size_t kk = 0; kk < k; ++kk)
-        for (size_t j = 0; j < n; ++j) x.b[s](kk, j) = std::trunc(std::ldexp((*b[s])(kk, j), x.col_shift[j]));
+    for (size_t s = 0; s < a.size(); ++s) truncate(*a[s], x.row_shift, *b[s], x.col_shift, c.threads, x.a[s], x.b[s]);
   }
   if (c.cheap) {
     // Contract: the integer of the scaled input, toward zero or to nearest-even (recomputed in

@@ -1,8 +1,11 @@
 #include "schemes/ozaki2/scaling.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "common/error.hpp"
+#include "common/vector_clones.hpp"
 #include "schemes/ozaki2/gemmul8_fast.hpp"
 
 namespace ozref::schemes {
@@ -34,6 +37,36 @@ Scaling fast(const Matrix<double>& a, const Matrix<double>& b, long double L) {
 // The largest operand of the bound GEMM: 2^bits, with |x| 2^u < 2^bits before rounding up.
 int bound_bits(LowpFormat f) { return f == LowpFormat::Int8 ? 6 : f == LowpFormat::E4M3 ? 4 : 3; }
 
+// ceil(|x| 2^u) for `count` elements of a line (a row of A, a column of B stored by columns).
+// scale = 2^u when that is a normal double (|x| scale rounds as ldexp then), else 0: ldexp.
+OZREF_VECTOR_CLONES void scaled_ceilings(const double* x, size_t count, int u, double scale, double* out) {
+  if (scale != 0)
+    for (size_t v = 0; v < count; ++v) out[v] = std::ceil(std::fabs(x[v]) * scale);
+  else
+    for (size_t v = 0; v < count; ++v) out[v] = std::ceil(std::ldexp(std::fabs(x[v]), u));
+}
+
+// The bound GEMM's operand line of x (count elements): u = bits - 1 - ilogb(max |x|) (0 for a
+// zero line), each element ceil(|x| 2^u) raised to the next integer the format holds.
+int bound_line(const double* x, size_t count, int bits, const LowpGemm& g, int8_t* out) {
+  double largest = 0;
+  for (size_t v = 0; v < count; ++v) largest = std::max(largest, std::fabs(x[v]));
+  if (largest == 0) {
+    std::fill(out, out + count, 0);
+    return 0;
+  }
+  const int u = bits - 1 - std::ilogb(largest);
+  thread_local std::vector<double> up;
+  up.resize(count);
+  scaled_ceilings(x, count, u, u >= -1022 && u <= 1023 ? std::bit_cast<double>(static_cast<uint64_t>(u + 1023) << 52) : 0.0, up.data());
+  for (size_t v = 0; v < count; ++v) {
+    int value = static_cast<int>(up[v]);  // at most 2^bits
+    while (!g.representable(value)) ++value;  // E2M1: 5 -> 6, 7 -> 8
+    out[v] = static_cast<int8_t>(value);
+  }
+  return u;
+}
+
 Scaling accurate(const Matrix<double>& a, const Matrix<double>& b, long double L, const LowpGemm& g, int threads) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
   const int bits = bound_bits(g.format());
@@ -41,31 +74,18 @@ Scaling accurate(const Matrix<double>& a, const Matrix<double>& b, long double L
   s.row_shift.assign(m, 0);
   s.col_shift.assign(n, 0);
   s.extra_gemms = 1;
-  s.bound_a.assign(m * k, 0);
-  s.bound_b.assign(k * n, 0);
-  // ceil(|x| 2^u), then up to the next integer the format holds (E2M1: 5 -> 6, 7 -> 8).
-  auto up = [&](double x, int u) {
-    int v = static_cast<int>(std::ceil(std::ldexp(std::fabs(x), u)));
-    while (!g.representable(v)) ++v;
-    return static_cast<int8_t>(v);
-  };
-  std::vector<int> u(m, 0), v(n, 0);
-  for (size_t i = 0; i < m; ++i) {
-    double mx = 0;
-    for (size_t kk = 0; kk < k; ++kk) mx = std::max(mx, std::fabs(a(i, kk)));
-    if (mx == 0) continue;
-    u[i] = bits - 1 - std::ilogb(mx);
-    for (size_t kk = 0; kk < k; ++kk) s.bound_a[i * k + kk] = up(a(i, kk), u[i]);
-  }
-  for (size_t j = 0; j < n; ++j) {
-    double mx = 0;
-    for (size_t kk = 0; kk < k; ++kk) mx = std::max(mx, std::fabs(b(kk, j)));
-    if (mx == 0) continue;
-    v[j] = bits - 1 - std::ilogb(mx);
-    for (size_t kk = 0; kk < k; ++kk) s.bound_b[kk * n + j] = up(b(kk, j), v[j]);
-  }
+  s.bound_a.resize(m * k);
+  s.bound_b.resize(n * k);
+  std::vector<int> u(m), v(n);
+  std::vector<double> b_columns(n * k);
+  transpose(b.data.data(), k, n, b_columns.data(), threads);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (size_t i = 0; i < m; ++i) u[i] = bound_line(&a.data[i * k], k, bits, g, &s.bound_a[i * k]);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (size_t j = 0; j < n; ++j) v[j] = bound_line(&b_columns[j * k], k, bits, g, &s.bound_b[j * k]);
   // C_hi >= sum |a| 2^u |b| 2^v when the GEMM is exact (the scale stage checks that it is).
-  s.bound_c = g.run(m, n, k, s.bound_a.data(), s.bound_b.data(), threads);
+  s.bound_c.resize(m * n);
+  g.run_into(m, n, k, s.bound_a.data(), s.bound_b.data(), true, threads, std::span<uint32_t>(s.bound_c));
   std::vector<double> row_max(m, 0), col_max(n, 0);
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) {

@@ -26,7 +26,8 @@ ScalingMode parse_scaling(const std::string& name);
 struct Scaling {
   std::vector<int> row_shift, col_shift;  // s_i, t_j
   size_t extra_gemms = 0;                 // the accurate mode's bound GEMM
-  // accurate mode: the bound GEMM's operands (m x k, k x n) and raw outputs, for the stage check
+  // accurate mode: the bound GEMM's operands (A's m x k, B's by columns, n x k) and raw outputs,
+  // for the stage check
   std::vector<int8_t> bound_a, bound_b;
   std::vector<uint32_t> bound_c;
 };
