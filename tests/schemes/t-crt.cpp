@@ -48,11 +48,27 @@ TEST_CASE("crt: the 128-bit paths equal GMP next to +-P/2 and on the extreme res
         REQUIRE(mpz_from_int128(crt.garner_int128(r.data())) == crt.garner(r.data()));
         ++cases;
       }
+      // The same tuples through the block form the crt stage uses (one plane per modulus).
+      std::vector<std::vector<int32_t>> tuples;
+      for (const mpz_class& x : {mpz_class(half), bottom, mpz_class(half + 1), mpz_class(bottom - 1), mpz_class(-1)}) tuples.push_back(residues_of(x, crt.moduli()));
       // Every residue at the same end of its range: the largest weighted sums.
       for (int side : {-1, 1}) {
         std::vector<int32_t> r;
         for (int64_t m : crt.moduli()) r.push_back(int32_t(side < 0 ? -(m / 2) : (m - 1) / 2));
         REQUIRE(mpz_from_int128(crt.exact_int128(r.data())) == crt.exact(r.data()));
+        tuples.push_back(r);
+        ++cases;
+      }
+      std::vector<std::vector<int16_t>> planes(crt.moduli().size());
+      std::vector<const int16_t*> pointers;
+      for (size_t t = 0; t < planes.size(); ++t) {
+        for (const auto& r : tuples) planes[t].push_back(int16_t(r[t]));
+        pointers.push_back(planes[t].data());
+      }
+      std::vector<__int128> block(tuples.size(), -1);  // canary
+      crt.exact_int128(pointers.data(), tuples.size(), block.data());
+      for (size_t v = 0; v < tuples.size(); ++v) {
+        REQUIRE(mpz_from_int128(block[v]) == crt.exact(tuples[v].data()));
         ++cases;
       }
     }

@@ -47,20 +47,20 @@ TEST_CASE("residues: the vectorised kernel equals GMP's remainder, in range and 
   const std::vector<int64_t> fp4 = fp4_moduli(19);
   moduli.insert(moduli.end(), fp4.begin(), fp4.end());
   size_t cases = 0;
-  for (int64_t m : moduli) {
-    // Every value below 2^62 (the fast path), and all of them (a value beyond makes the call fall back).
-    std::vector<double> small;
-    for (double v : x)
-      if (std::fabs(v) < 0x1p62) small.push_back(v);
-    for (const std::vector<double>* in : {&small, &x}) {
-      std::vector<int16_t> out(in->size(), int16_t(0x7BAD));  // canary
-      balanced_residues(in->data(), in->size(), m, out.data());
+  // Every value below 2^62 (the fast path), and all of them (a value beyond makes the call fall
+  // back); all moduli in one call, out[t * count + v].
+  std::vector<double> small;
+  for (double v : x)
+    if (std::fabs(v) < 0x1p62) small.push_back(v);
+  for (const std::vector<double>* in : {&small, &x}) {
+    std::vector<int16_t> out(moduli.size() * in->size(), int16_t(0x7BAD));  // canary
+    balanced_residues(in->data(), in->size(), moduli, out.data());
+    for (size_t t = 0; t < moduli.size(); ++t)
       for (size_t v = 0; v < in->size(); ++v) {
-        INFO("x = " << (*in)[v] << " mod " << m);
-        REQUIRE(out[v] == gmp_balanced((*in)[v], m));
+        INFO("x = " << (*in)[v] << " mod " << moduli[t]);
+        REQUIRE(out[t * in->size() + v] == gmp_balanced((*in)[v], moduli[t]));
         ++cases;
       }
-    }
   }
   std::printf("residues kernel: %zu cases, %zu moduli, seed %llu\n", cases, moduli.size(), (unsigned long long)test::seed());
 }

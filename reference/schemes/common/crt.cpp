@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "common/vector_clones.hpp"
 #include "schemes/common/residue.hpp"
 
 namespace ozref::schemes {
@@ -78,6 +79,10 @@ Crt::Crt(std::vector<int64_t> moduli) : moduli_(std::move(moduli)) {
       const mpz_class high = w >> 64, low = w - (high << 64);
       weights128_.push_back(static_cast<unsigned __int128>(high.get_ui()) << 64 | low.get_ui());
       weights_double_.push_back(w.get_d());
+      const uint64_t mask = (uint64_t{1} << 42) - 1;
+      weight_limbs_.push_back({static_cast<int64_t>(low.get_ui() & mask),
+                               static_cast<int64_t>((low.get_ui() >> 42 | high.get_ui() << 22) & mask),
+                               static_cast<int64_t>(high.get_ui() >> 20)});
     }
   }
 }
@@ -114,7 +119,7 @@ __int128 Crt::garner_int128(const int32_t* r) const {
 // the signed 128-bit range (P < 2^126), where the wrapped difference is the true one - and one
 // step moves it into (-P/2, P/2].
 __int128 Crt::representative(unsigned __int128 sum, double estimate) const {
-  const double q = std::nearbyint(estimate * inv_p_);
+  const int64_t q = std::llrint(estimate * inv_p_);  // |q| <= 2^10 times the modulus count
   __int128 x = static_cast<__int128>(sum - static_cast<unsigned __int128>(static_cast<__int128>(q)) * static_cast<unsigned __int128>(product128_));
   const __int128 half = product128_ / 2;
   if (x > half) x -= product128_;
@@ -132,24 +137,31 @@ __int128 Crt::exact_int128(const int32_t* r) const {
   return representative(sum, estimate);
 }
 
-void Crt::exact_int128(const int16_t* const* planes, size_t count, __int128* out) const {
+OZREF_VECTOR_CLONES void Crt::exact_int128(const int16_t* const* planes, size_t count, __int128* out) const {
+  // The weighted sum in three 42-bit limbs of the weights: |r| < 2^10 and up to 64 moduli keep
+  // each limb's sum inside int64 (vectorised), S mod 2^128 = s0 + s1 2^42 + s2 2^84.
   constexpr size_t kBlock = 256;
-  unsigned __int128 sum[kBlock];
+  int64_t s0[kBlock], s1[kBlock], s2[kBlock];
   double estimate[kBlock];
   for (size_t v0 = 0; v0 < count; v0 += kBlock) {
     const size_t len = std::min(kBlock, count - v0);
-    std::fill(sum, sum + len, 0);
+    std::fill(s0, s0 + len, 0), std::fill(s1, s1 + len, 0), std::fill(s2, s2 + len, 0);
     std::fill(estimate, estimate + len, 0.0);
     for (size_t i = 0; i < moduli_.size(); ++i) {
       const int16_t* r = planes[i] + v0;
-      const unsigned __int128 w = weights128_[i];
+      const int64_t w0 = weight_limbs_[i][0], w1 = weight_limbs_[i][1], w2 = weight_limbs_[i][2];
       const double wd = weights_double_[i];
       for (size_t v = 0; v < len; ++v) {
-        sum[v] += static_cast<unsigned __int128>(static_cast<__int128>(r[v])) * w;
+        s0[v] += r[v] * w0;
+        s1[v] += r[v] * w1;
+        s2[v] += r[v] * w2;
         estimate[v] += r[v] * wd;
       }
     }
-    for (size_t v = 0; v < len; ++v) out[v0 + v] = representative(sum[v], estimate[v]);
+    for (size_t v = 0; v < len; ++v) {
+      const auto wide = [](int64_t x) { return static_cast<unsigned __int128>(static_cast<__int128>(x)); };
+      out[v0 + v] = representative(wide(s0[v]) + (wide(s1[v]) << 42) + (wide(s2[v]) << 84), estimate[v]);
+    }
   }
 }
 

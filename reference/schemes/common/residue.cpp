@@ -46,27 +46,40 @@ int32_t balanced_residue_of_integer(double x, int64_t m) {
   return static_cast<int32_t>(balance(r, m));
 }
 
-OZREF_VECTOR_CLONES void balanced_residues(const double* x, size_t count, int64_t m, int16_t* out) {
+OZREF_VECTOR_CLONES void balanced_residues(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out) {
   double largest = 0;
   for (size_t v = 0; v < count; ++v) largest = std::max(largest, std::fabs(x[v]));
   if (!(largest < 0x1p62)) {
-    for (size_t v = 0; v < count; ++v) out[v] = static_cast<int16_t>(balanced_residue_of_integer(x[v], m));
+    for (size_t t = 0; t < moduli.size(); ++t)
+      for (size_t v = 0; v < count; ++v) out[t * count + v] = static_cast<int16_t>(balanced_residue_of_integer(x[v], moduli[t]));
     return;
   }
   // x = h 2^32 + l with |h| < 2^30, |l| <= 2^31, so x = s = h (2^32 mod m) + l (mod m) with
   // |s| < 2^39: every step is exact in a double. q = s / m rounded to nearest (a rounding of the
   // reciprocal can move it by one near a tie), r = s - q m exact, then one step into the range.
   constexpr double kRound = 0x1.8p52;  // (y + kRound) - kRound is y rounded to an integer, |y| < 2^51
-  const double md = static_cast<double>(m), inverse = 1 / md, c32 = static_cast<double>(pow2_mod(32, m));
-  const double low = -static_cast<double>(m / 2), high = static_cast<double>((m - 1) / 2);
-  for (size_t v = 0; v < count; ++v) {
-    const double h = (x[v] * 0x1p-32 + kRound) - kRound;
-    const double s = h * c32 + (x[v] - h * 0x1p32);
-    const double q = (s * inverse + kRound) - kRound;
-    double r = s - q * md;
-    r = r > high ? r - md : r;
-    r = r < low ? r + md : r;
-    out[v] = static_cast<int16_t>(r);
+  constexpr size_t kChunk = 256;
+  double h[kChunk], l[kChunk];
+  for (size_t v0 = 0; v0 < count; v0 += kChunk) {
+    const size_t len = std::min(kChunk, count - v0);
+    for (size_t v = 0; v < len; ++v) {
+      h[v] = (x[v0 + v] * 0x1p-32 + kRound) - kRound;
+      l[v] = x[v0 + v] - h[v] * 0x1p32;
+    }
+    for (size_t t = 0; t < moduli.size(); ++t) {
+      const int64_t m = moduli[t];
+      const double md = static_cast<double>(m), inverse = 1 / md, c32 = static_cast<double>(pow2_mod(32, m));
+      const double low = -static_cast<double>(m / 2), high = static_cast<double>((m - 1) / 2);
+      int16_t* o = out + t * count + v0;
+      for (size_t v = 0; v < len; ++v) {
+        const double sum = h[v] * c32 + l[v];
+        const double q = (sum * inverse + kRound) - kRound;
+        double r = sum - q * md;
+        r = r > high ? r - md : r;
+        r = r < low ? r + md : r;
+        o[v] = static_cast<int16_t>(r);
+      }
+    }
   }
 }
 

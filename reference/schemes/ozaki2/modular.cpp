@@ -223,19 +223,23 @@ Planes residues(Context& c, const Converted& x) {
 #pragma omp parallel for schedule(static) num_threads(c.threads)
     for (size_t blk = 0; blk < blocks; ++blk) {
       const size_t v0 = blk * kBlock, len = std::min(kBlock, count - v0);
-      int16_t res[3][kBlock];
-      for (size_t t = 0; t < N; ++t) {
-        const int64_t m = c.moduli[t];
-        for (size_t s = 0; s < parts.size(); ++s) {
-          const double* in = parts[s] + v0;
-          if (c.rare)  // fp64-emu's three-limb extraction
-            for (size_t v = 0; v < len; ++v) res[s][v] = int16_t(rare::limb_residue(in[v], x.bits_eff, m));
-          else
-            balanced_residues(in, len, m, res[s]);
+      // This block's residues, (part, modulus, element): the kernel's layout for each part.
+      thread_local std::vector<int16_t> block_residues;
+      std::vector<int16_t>& res = block_residues;
+      res.resize(3 * N * len);
+      auto plane = [&](size_t s, size_t t) { return &res[(s * N + t) * len]; };
+      for (size_t s = 0; s < parts.size(); ++s) {
+        if (!c.rare) {
+          balanced_residues(parts[s] + v0, len, c.moduli, plane(s, 0));
+          continue;
         }
+        for (size_t t = 0; t < N; ++t)  // fp64-emu's three-limb extraction
+          for (size_t v = 0; v < len; ++v) plane(s, t)[v] = int16_t(rare::limb_residue(parts[s][v0 + v], x.bits_eff, c.moduli[t]));
+      }
+      for (size_t t = 0; t < N; ++t) {
         if (complex)  // the re + im plane, formed in residue arithmetic as a kernel would
-          for (size_t v = 0; v < len; ++v) res[2][v] = int16_t(balanced_residue(int64_t(res[0][v]) + res[1][v], m));
-        for (size_t pl = 0; pl < p.count; ++pl) std::copy(res[pl], res[pl] + len, &out[(t * p.count + pl) * count + v0]);
+          for (size_t v = 0; v < len; ++v) plane(2, t)[v] = int16_t(balanced_residue(int64_t(plane(0, t)[v]) + plane(1, t)[v], c.moduli[t]));
+        for (size_t pl = 0; pl < p.count; ++pl) std::copy(plane(pl, t), plane(pl, t) + len, &out[(t * p.count + pl) * count + v0]);
       }
     }
   };
