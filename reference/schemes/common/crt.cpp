@@ -25,6 +25,27 @@ double multiple_below(const mpz_class& w, long quantum_log2) {  // floor(w / 2^q
   return std::ldexp(t.get_d(), static_cast<int>(quantum_log2));
 }
 
+// The weighted sums of a block of elements v0 .. v0 + len of the residue planes, in three 42-bit
+// limbs of the weights (|r| < 2^10 and up to 64 moduli keep each limb's sum inside int64; S mod
+// 2^128 = s0 + s1 2^42 + s2 2^84), and their FP64 estimate.
+OZREF_VECTOR_CLONES void weighted_sums(const int16_t* const* planes, size_t moduli, size_t v0, size_t len,
+                                       const std::array<int64_t, 3>* limbs, const double* weights, int64_t* s0, int64_t* s1,
+                                       int64_t* s2, double* estimate) {
+  std::fill(s0, s0 + len, 0), std::fill(s1, s1 + len, 0), std::fill(s2, s2 + len, 0);
+  std::fill(estimate, estimate + len, 0.0);
+  for (size_t i = 0; i < moduli; ++i) {
+    const int16_t* r = planes[i] + v0;
+    const int64_t w0 = limbs[i][0], w1 = limbs[i][1], w2 = limbs[i][2];
+    const double wd = weights[i];
+    for (size_t v = 0; v < len; ++v) {
+      s0[v] += r[v] * w0;
+      s1[v] += r[v] * w1;
+      s2[v] += r[v] * w2;
+      estimate[v] += r[v] * wd;
+    }
+  }
+}
+
 }  // namespace
 
 CrtVariant parse_crt(const std::string& name) {
@@ -137,27 +158,13 @@ __int128 Crt::exact_int128(const int32_t* r) const {
   return representative(sum, estimate);
 }
 
-OZREF_VECTOR_CLONES void Crt::exact_int128(const int16_t* const* planes, size_t count, __int128* out) const {
-  // The weighted sum in three 42-bit limbs of the weights: |r| < 2^10 and up to 64 moduli keep
-  // each limb's sum inside int64 (vectorised), S mod 2^128 = s0 + s1 2^42 + s2 2^84.
+void Crt::exact_int128(const int16_t* const* planes, size_t count, __int128* out) const {
   constexpr size_t kBlock = 256;
   int64_t s0[kBlock], s1[kBlock], s2[kBlock];
   double estimate[kBlock];
   for (size_t v0 = 0; v0 < count; v0 += kBlock) {
     const size_t len = std::min(kBlock, count - v0);
-    std::fill(s0, s0 + len, 0), std::fill(s1, s1 + len, 0), std::fill(s2, s2 + len, 0);
-    std::fill(estimate, estimate + len, 0.0);
-    for (size_t i = 0; i < moduli_.size(); ++i) {
-      const int16_t* r = planes[i] + v0;
-      const int64_t w0 = weight_limbs_[i][0], w1 = weight_limbs_[i][1], w2 = weight_limbs_[i][2];
-      const double wd = weights_double_[i];
-      for (size_t v = 0; v < len; ++v) {
-        s0[v] += r[v] * w0;
-        s1[v] += r[v] * w1;
-        s2[v] += r[v] * w2;
-        estimate[v] += r[v] * wd;
-      }
-    }
+    weighted_sums(planes, moduli_.size(), v0, len, weight_limbs_.data(), weights_double_.data(), s0, s1, s2, estimate);
     for (size_t v = 0; v < len; ++v) {
       const auto wide = [](int64_t x) { return static_cast<unsigned __int128>(static_cast<__int128>(x)); };
       out[v0 + v] = representative(wide(s0[v]) + (wide(s1[v]) << 42) + (wide(s2[v]) << 84), estimate[v]);

@@ -46,7 +46,9 @@ int32_t balanced_residue_of_integer(double x, int64_t m) {
   return static_cast<int32_t>(balance(r, m));
 }
 
-OZREF_VECTOR_CLONES void balanced_residues(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out) {
+namespace {
+
+OZREF_VECTOR_CLONES void residues_kernel(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out) {
   double largest = 0;
   for (size_t v = 0; v < count; ++v) largest = std::max(largest, std::fabs(x[v]));
   if (!(largest < 0x1p62)) {
@@ -83,11 +85,20 @@ OZREF_VECTOR_CLONES void balanced_residues(const double* x, size_t count, std::s
   }
 }
 
+OZREF_VECTOR_CLONES void reduce_kernel(const BarrettReducer& b, const uint32_t* x, size_t count, int16_t* out) {
+  for (size_t v = 0; v < count; ++v) out[v] = static_cast<int16_t>(b.reduce(static_cast<int32_t>(x[v])));
+}
+
+}  // namespace
+
+// The cloned kernels have internal linkage: callers in other files reach them through these.
+void balanced_residues(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out) {
+  residues_kernel(x, count, moduli, out);
+}
+
+void BarrettReducer::reduce_all(const uint32_t* x, size_t count, int16_t* out) const { reduce_kernel(*this, x, count, out); }
+
 BarrettReducer::BarrettReducer(int64_t modulus)
     : m(modulus), mu(static_cast<uint32_t>((uint64_t{1} << 32) / static_cast<uint64_t>(modulus))) {}
-
-OZREF_VECTOR_CLONES void BarrettReducer::reduce_all(const uint32_t* x, size_t count, int16_t* out) const {
-  for (size_t v = 0; v < count; ++v) out[v] = static_cast<int16_t>(reduce(static_cast<int32_t>(x[v])));
-}
 
 }  // namespace ozref::schemes

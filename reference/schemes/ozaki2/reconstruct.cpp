@@ -84,8 +84,8 @@ void reconstruct(Context& c, const Buffer<int16_t>& residues, size_t outputs, co
       c.trace->add("crt", "lo", stage_array(DType::F8, shape, lo));
     }
   }
-  out.assign(outputs, Matrix<double>(m, n));
   StageClock clock(c.r, "unscale", c.cheap);
+  out.assign(outputs, Matrix<double>(m, n));
   // exact and garner: the correctly rounded C' 2^e; dd: as GEMMul8, (hi + lo) scaled. rare adds
   // its correction (corr1 + corr2) 2^(bits_eff - 15) before the one rounding.
   auto total_wide = [&](size_t at, size_t v) {

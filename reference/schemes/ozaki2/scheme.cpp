@@ -71,10 +71,14 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
   const auto t_start = std::chrono::steady_clock::now();
   SchemeResult r;
   ozaki2::Context c(o, a.rows, a.cols, b.cols, r, trace);
-  const ozaki2::Converted x = ozaki2::convert(c, {&a}, {&b});
-  const ozaki2::Planes p = ozaki2::residues(c, x);
+  ozaki2::Converted x = ozaki2::convert(c, {&a}, {&b});
   std::vector<int64_t> correction;
-  const Buffer<int16_t> residues = ozaki2::modular_products(c, p, {{0, 0}}, x, correction);
+  Buffer<int16_t> residues;
+  {  // Each intermediate is released once nothing after needs it, before the CRT allocates.
+    const ozaki2::Planes p = ozaki2::residues(c, x);
+    x.a.clear(), x.b.clear();
+    residues = ozaki2::modular_products(c, p, {{0, 0}}, x, correction);
+  }
   std::vector<Matrix<double>> out;
   ozaki2::reconstruct(c, residues, 1, x, correction, out);
   r.c = std::move(out[0]);
@@ -94,12 +98,16 @@ SchemeResult run_ozaki2_complex(const Matrix<double>& a_re, const Matrix<double>
   const auto t_start = std::chrono::steady_clock::now();
   SchemeResult r;
   ozaki2::Context c(o, a_re.rows, a_re.cols, b_re.cols, r, trace);
-  const ozaki2::Converted x = ozaki2::convert(c, {&a_re, &a_im}, {&b_re, &b_im});
-  const ozaki2::Planes p = ozaki2::residues(c, x);
+  ozaki2::Converted x = ozaki2::convert(c, {&a_re, &a_im}, {&b_re, &b_im});
   std::vector<int64_t> correction;
-  // 3M: per modulus A_re B_re, A_im B_im and (A_re + A_im)(B_re + B_im).
-  const Buffer<int16_t> products = ozaki2::modular_products(c, p, {{0, 0}, {1, 1}, {2, 2}}, x, correction);
-  const Buffer<int16_t> residues = ozaki2::combine_3m(c, p, products);
+  Buffer<int16_t> residues;
+  {  // Each intermediate is released once nothing after needs it, before the CRT allocates.
+    const ozaki2::Planes p = ozaki2::residues(c, x);
+    x.a.clear(), x.b.clear();
+    // 3M: per modulus A_re B_re, A_im B_im and (A_re + A_im)(B_re + B_im).
+    const Buffer<int16_t> products = ozaki2::modular_products(c, p, {{0, 0}, {1, 1}, {2, 2}}, x, correction);
+    residues = ozaki2::combine_3m(c, p, products);
+  }
   std::vector<Matrix<double>> out;
   ozaki2::reconstruct(c, residues, 2, x, correction, out);
   r.c = std::move(out[0]);

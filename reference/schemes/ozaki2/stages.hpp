@@ -28,7 +28,8 @@ struct Context {
   TraceWriter* trace;
 };
 
-// scale and truncate (rare: round): the integer matrices, one or two per side, and their shifts.
+// scale and truncate (rare: round): the integer matrices, one or two per side (the runs release
+// them once their residues exist), and the shifts.
 struct Converted {
   std::vector<Matrix<double>> a, b;
   std::vector<int> row_shift, col_shift;
