@@ -4,8 +4,10 @@
 
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
+#include "common/retain_memory.hpp"
 
 int main(int argc, char** argv) {
+  ozref::retain_freed_memory();
   CLI::App app{"ozref: a bit-exact reference for GEMM emulation on tensor cores"};
   app.require_subcommand(1);
   ozref::cli::Action action;

@@ -201,15 +201,29 @@ size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T*
   // INT8 operands are read with the instruction's signedness (u8: the byte's unsigned value).
   const bool int8 = g.format() == LowpFormat::Int8;
   const bool ua = int8 && !g.spec().a_signed, ub = int8 && !g.spec().b_signed;
-  auto value = [](T v, bool as_unsigned) { return as_unsigned ? int64_t(uint8_t(v)) : int64_t(v); };
-  std::vector<int64_t> row(n);
-  for (size_t i = 0; i < m; ++i) {
-    std::fill(row.begin(), row.end(), 0);
-    for (size_t kk = 0; kk < k; ++kk) {
-      const int64_t x = value(a[i * k + kk], ua);
-      if (x == 0) continue;
-      for (size_t j = 0; j < n; ++j) row[j] += x * value(b_columns ? b[j * k + kk] : b[kk * n + j], ub);
+  auto value = [](T v, bool as_unsigned) { return as_unsigned ? int16_t(uint8_t(v)) : int16_t(v); };
+  // A and B by columns as int16 with the signedness applied, then the exact sums in parallel (the
+  // comparison after, in element order, for a deterministic report). |products| < 2^16, so int32
+  // partial sums over 2^14 terms cannot overflow.
+  std::vector<int16_t> at(m * k), bt(n * k);
+  for (size_t v = 0; v < m * k; ++v) at[v] = value(a[v], ua);
+  for (size_t j = 0; j < n; ++j)
+    for (size_t kk = 0; kk < k; ++kk) bt[j * k + kk] = value(b_columns ? b[j * k + kk] : b[kk * n + j], ub);
+  std::vector<int64_t> exact(m * n);
+  constexpr size_t kChunk = size_t{1} << 14;
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      int64_t sum = 0;
+      for (size_t k0 = 0; k0 < k; k0 += kChunk) {
+        int32_t partial = 0;
+        for (size_t kk = k0; kk < std::min(k, k0 + kChunk); ++kk) partial += int32_t{at[i * k + kk]} * bt[j * k + kk];
+        sum += partial;
+      }
+      exact[i * n + j] = sum;
     }
+  for (size_t i = 0; i < m; ++i) {
+    const int64_t* row = &exact[i * n];
     for (size_t j = 0; j < n; ++j) {
       const int64_t got = g.integer_output(c[i * n + j]);
       if (got == row[j]) continue;

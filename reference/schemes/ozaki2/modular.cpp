@@ -30,6 +30,7 @@ int64_t remainder_of(double v, int64_t m) {
 template <typename T>
 void plane_product(const T* a, const T* bt, size_t m, size_t k, size_t n, std::vector<int64_t>& out) {
   out.assign(m * n, 0);
+#pragma omp parallel for schedule(static)
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) {
       int64_t sum = 0;
