@@ -204,70 +204,82 @@ Buffer<int16_t> products_of(Context& c, size_t P, const Plane& pa, const Plane& 
 }  // namespace
 
 Planes residues(Context& c, const Converted& x) {
-  const size_t N = c.N, ma = c.m * c.k, mb = c.k * c.n;
+  const size_t N = c.N;
   const bool complex = x.a.size() == 2;
   Planes p;
   p.count = complex ? 3 : 1;
   p.narrow = *std::max_element(c.moduli.begin(), c.moduli.end()) <= 256;
   StageClock clock(c.r, "residues", c.cheap);
-  // B' by columns, the layout of the GEMMs' B operand.
-  std::vector<Buffer<double>> b_columns(x.b.size(), Buffer<double>(mb));
-  for (size_t s = 0; s < x.b.size(); ++s) transpose(x.b[s].data.data(), c.k, c.n, b_columns[s].data(), c.threads);
   std::vector<const double*> a_parts, b_parts;
   for (const Matrix<double>& part : x.a) a_parts.push_back(part.data.data());
-  for (const Buffer<double>& part : b_columns) b_parts.push_back(part.data());
-  // In blocks of elements that stay in L1 while every modulus reads them.
-  constexpr size_t kBlock = 2048;
-  auto fill = [&](const std::vector<const double*>& parts, auto& out, size_t count) {
+  for (const Matrix<double>& part : x.b) b_parts.push_back(part.data.data());
+  // Each side as lines of k residues per plane (A's rows; B's columns, the layout of the GEMMs' B
+  // operand), in pieces of kLen that stay in L1 while every modulus reads them. B's columns are
+  // gathered kGroup at a time from its rows (one cache line per row).
+  constexpr size_t kLen = 2048, kGroup = 8;
+  const size_t k = c.k;
+  auto fill = [&](const std::vector<const double*>& parts, size_t lines, bool columns, auto& out) {
+    const size_t count = lines * k, groups = (lines + kGroup - 1) / kGroup, pieces = (k + kLen - 1) / kLen;
     out.resize(N * p.count * count);
-    const size_t blocks = (count + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) num_threads(c.threads)
-    for (size_t blk = 0; blk < blocks; ++blk) {
-      const size_t v0 = blk * kBlock, len = std::min(kBlock, count - v0);
-      // This block's residues, (part, modulus, element): the kernel's layout for each part.
-      thread_local std::vector<int16_t> block_residues;
-      std::vector<int16_t>& res = block_residues;
-      res.resize(3 * N * len);
-      auto plane = [&](size_t s, size_t t) { return &res[(s * N + t) * len]; };
-      for (size_t s = 0; s < parts.size(); ++s) {
-        if (!c.rare) {
-          balanced_residues(parts[s] + v0, len, c.moduli, plane(s, 0));
-          continue;
+#pragma omp parallel for schedule(static) collapse(2) num_threads(c.threads)
+    for (size_t group = 0; group < groups; ++group)
+      for (size_t piece = 0; piece < pieces; ++piece) {
+        const size_t l0 = group * kGroup, l1 = std::min(lines, l0 + kGroup), k0 = piece * kLen, len = std::min(kLen, k - k0);
+        thread_local std::vector<double> gathered;  // (part, line, element)
+        thread_local std::vector<int16_t> residues;  // (part, modulus, element) of one line
+        gathered.resize(2 * kGroup * kLen), residues.resize(3 * N * kLen);
+        std::vector<double>& tile = gathered;
+        std::vector<int16_t>& res = residues;
+        if (columns)
+          for (size_t s = 0; s < parts.size(); ++s)
+            for (size_t kk = 0; kk < len; ++kk)
+              for (size_t l = l0; l < l1; ++l) tile[(s * kGroup + l - l0) * kLen + kk] = parts[s][(k0 + kk) * lines + l];
+        auto plane = [&](size_t s, size_t t) { return &res[(s * N + t) * len]; };
+        for (size_t l = l0; l < l1; ++l) {
+          for (size_t s = 0; s < parts.size(); ++s) {
+            const double* in = columns ? &tile[(s * kGroup + l - l0) * kLen] : parts[s] + l * k + k0;
+            if (!c.rare) {
+              balanced_residues(in, len, c.moduli, plane(s, 0));
+              continue;
+            }
+            for (size_t t = 0; t < N; ++t)  // fp64-emu's three-limb extraction
+              for (size_t v = 0; v < len; ++v) plane(s, t)[v] = int16_t(rare::limb_residue(in[v], x.bits_eff, c.moduli[t]));
+          }
+          for (size_t t = 0; t < N; ++t) {
+            if (complex)  // the re + im plane, formed in residue arithmetic as a kernel would
+              for (size_t v = 0; v < len; ++v) plane(2, t)[v] = int16_t(balanced_residue(int64_t(plane(0, t)[v]) + plane(1, t)[v], c.moduli[t]));
+            for (size_t pl = 0; pl < p.count; ++pl)
+              std::copy(plane(pl, t), plane(pl, t) + len, &out[(t * p.count + pl) * count + l * k + k0]);
+          }
         }
-        for (size_t t = 0; t < N; ++t)  // fp64-emu's three-limb extraction
-          for (size_t v = 0; v < len; ++v) plane(s, t)[v] = int16_t(rare::limb_residue(parts[s][v0 + v], x.bits_eff, c.moduli[t]));
       }
-      for (size_t t = 0; t < N; ++t) {
-        if (complex)  // the re + im plane, formed in residue arithmetic as a kernel would
-          for (size_t v = 0; v < len; ++v) plane(2, t)[v] = int16_t(balanced_residue(int64_t(plane(0, t)[v]) + plane(1, t)[v], c.moduli[t]));
-        for (size_t pl = 0; pl < p.count; ++pl) std::copy(plane(pl, t), plane(pl, t) + len, &out[(t * p.count + pl) * count + v0]);
-      }
-    }
   };
-  if (p.narrow) fill(a_parts, p.a8, ma), fill(b_parts, p.b8, mb);
-  else fill(a_parts, p.a16, ma), fill(b_parts, p.b16, mb);
+  if (p.narrow) fill(a_parts, c.m, false, p.a8), fill(b_parts, c.n, true, p.b8);
+  else fill(a_parts, c.m, false, p.a16), fill(b_parts, c.n, true, p.b16);
   if (c.cheap) {
     // Contract: every plane in the balanced range and congruent to its integer (re + im: to the
     // sum of the two integers).
-    auto check = [&](const std::vector<const double*>& parts, const auto& res, size_t count, const char* name) {
+    auto check = [&](const std::vector<const double*>& parts, const auto& res, size_t lines, bool columns, const char* name) {
+      const size_t count = lines * k;
 #pragma omp parallel for schedule(static) num_threads(c.threads)
       for (size_t t = 0; t < N; ++t) {
         const int64_t m = c.moduli[t];
         for (size_t pl = 0; pl < p.count; ++pl)
           for (size_t v = 0; v < count; ++v) {
+            const size_t line = v / k, kk = v % k, at = columns ? kk * lines + line : v;  // row-major in the input
             const int64_t got = res[(t * p.count + pl) * count + v];
-            const int64_t rem = pl < 2 ? remainder_of(parts[pl][v], m) : remainder_of(parts[0][v], m) + remainder_of(parts[1][v], m);
+            const int64_t rem = pl < 2 ? remainder_of(parts[pl][at], m) : remainder_of(parts[0][at], m) + remainder_of(parts[1][at], m);
             if (got < -(m / 2) || got > (m - 1) / 2 || (rem - got) % m != 0) {
 #pragma omp critical(residue_violation)
-              clock.report().violate(std::string(name) + " " + plane_name(p.count, pl) + " residue " + std::to_string(got) +
-                                     " at " + std::to_string(v) + " mod " + std::to_string(m));
+              clock.report().violate(std::string(name) + index3(pl, columns ? kk : line, columns ? line : kk) + " " +
+                                     plane_name(p.count, pl) + " residue " + std::to_string(got) + " mod " + std::to_string(m));
             }
           }
       }
     };
     p.visit([&](const auto& pa, const auto& pb) {
-      check(a_parts, pa, ma, "A'");
-      check(b_parts, pb, mb, "B' (by columns)");
+      check(a_parts, pa, c.m, false, "A'");
+      check(b_parts, pb, c.n, true, "B'");
     });
   }
   if (c.trace) {

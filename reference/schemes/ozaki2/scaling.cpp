@@ -37,34 +37,22 @@ Scaling fast(const Matrix<double>& a, const Matrix<double>& b, long double L) {
 // The largest operand of the bound GEMM: 2^bits, with |x| 2^u < 2^bits before rounding up.
 int bound_bits(LowpFormat f) { return f == LowpFormat::Int8 ? 6 : f == LowpFormat::E4M3 ? 4 : 3; }
 
-// ceil(|x| 2^u) for `count` elements of a line (a row of A, a column of B stored by columns).
-// scale = 2^u when that is a normal double (|x| scale rounds as ldexp then), else 0: ldexp.
-OZREF_VECTOR_CLONES void scaled_ceilings(const double* x, size_t count, int u, double scale, double* out) {
-  if (scale != 0)
-    for (size_t v = 0; v < count; ++v) out[v] = std::ceil(std::fabs(x[v]) * scale);
-  else
-    for (size_t v = 0; v < count; ++v) out[v] = std::ceil(std::ldexp(std::fabs(x[v]), u));
+// u with max |x| 2^u in [2^(bits-1), 2^bits) for a line's largest magnitude (0 for a zero line).
+int bound_exponent(double largest, int bits) { return largest == 0 ? 0 : bits - 1 - std::ilogb(largest); }
+
+// ceil(|x_v| 2^u_v) for `count` elements (u_v = u[v * u_step]; a row of A has one u, a row of B
+// one per column). scale_v = 2^u_v when that is a normal double (|x| scale rounds as ldexp then),
+// else 0: ldexp.
+OZREF_VECTOR_CLONES void scaled_ceilings(const double* x, size_t count, const int* u, const double* scale, size_t u_step,
+                                         double* out) {
+  for (size_t v = 0; v < count; ++v) {
+    const double f = scale[v * u_step];
+    out[v] = std::ceil(f != 0 ? std::fabs(x[v]) * f : std::ldexp(std::fabs(x[v]), u[v * u_step]));
+  }
 }
 
-// The bound GEMM's operand line of x (count elements): u = bits - 1 - ilogb(max |x|) (0 for a
-// zero line), each element ceil(|x| 2^u) raised to the next integer the format holds.
-int bound_line(const double* x, size_t count, int bits, const LowpGemm& g, int8_t* out) {
-  double largest = 0;
-  for (size_t v = 0; v < count; ++v) largest = std::max(largest, std::fabs(x[v]));
-  if (largest == 0) {
-    std::fill(out, out + count, 0);
-    return 0;
-  }
-  const int u = bits - 1 - std::ilogb(largest);
-  thread_local std::vector<double> up;
-  up.resize(count);
-  scaled_ceilings(x, count, u, u >= -1022 && u <= 1023 ? std::bit_cast<double>(static_cast<uint64_t>(u + 1023) << 52) : 0.0, up.data());
-  for (size_t v = 0; v < count; ++v) {
-    int value = static_cast<int>(up[v]);  // at most 2^bits
-    while (!g.representable(value)) ++value;  // E2M1: 5 -> 6, 7 -> 8
-    out[v] = static_cast<int8_t>(value);
-  }
-  return u;
+double normal_power_of_two(int u) {
+  return u >= -1022 && u <= 1023 ? std::bit_cast<double>(static_cast<uint64_t>(u + 1023) << 52) : 0.0;
 }
 
 Scaling accurate(const Matrix<double>& a, const Matrix<double>& b, long double L, const LowpGemm& g, int threads) {
@@ -75,14 +63,35 @@ Scaling accurate(const Matrix<double>& a, const Matrix<double>& b, long double L
   s.col_shift.assign(n, 0);
   s.extra_gemms = 1;
   s.bound_a.resize(m * k);
-  s.bound_b.resize(n * k);
+  s.bound_b.resize(n * k);  // by columns, the layout of the GEMM's B operand
+  // ceil(|x| 2^u) raised to the next integer the format holds (E2M1: 5 -> 6, 7 -> 8); at most 2^bits.
+  auto operand = [&](double ceiling) {
+    int value = static_cast<int>(ceiling);
+    while (!g.representable(value)) ++value;
+    return static_cast<int8_t>(value);
+  };
   std::vector<int> u(m), v(n);
-  std::vector<double> b_columns(n * k);
-  transpose(b.data.data(), k, n, b_columns.data(), threads);
+  std::vector<double> row_scale(m), col_scale(n), col_largest(n, 0);
 #pragma omp parallel for schedule(static) num_threads(threads)
-  for (size_t i = 0; i < m; ++i) u[i] = bound_line(&a.data[i * k], k, bits, g, &s.bound_a[i * k]);
+  for (size_t i = 0; i < m; ++i) {
+    double largest = 0;
+    for (size_t kk = 0; kk < k; ++kk) largest = std::max(largest, std::fabs(a(i, kk)));
+    u[i] = bound_exponent(largest, bits), row_scale[i] = normal_power_of_two(u[i]);
+    thread_local std::vector<double> ceilings;
+    ceilings.resize(k);
+    scaled_ceilings(&a.data[i * k], k, &u[i], &row_scale[i], 0, ceilings.data());
+    for (size_t kk = 0; kk < k; ++kk) s.bound_a[i * k + kk] = operand(ceilings[kk]);
+  }
+  for (size_t kk = 0; kk < k; ++kk)
+    for (size_t j = 0; j < n; ++j) col_largest[j] = std::max(col_largest[j], std::fabs(b(kk, j)));
+  for (size_t j = 0; j < n; ++j) v[j] = bound_exponent(col_largest[j], bits), col_scale[j] = normal_power_of_two(v[j]);
 #pragma omp parallel for schedule(static) num_threads(threads)
-  for (size_t j = 0; j < n; ++j) v[j] = bound_line(&b_columns[j * k], k, bits, g, &s.bound_b[j * k]);
+  for (size_t kk = 0; kk < k; ++kk) {
+    thread_local std::vector<double> ceilings;
+    ceilings.resize(n);
+    scaled_ceilings(&b.data[kk * n], n, v.data(), col_scale.data(), 1, ceilings.data());
+    for (size_t j = 0; j < n; ++j) s.bound_b[j * k + kk] = operand(ceilings[j]);
+  }
   // C_hi >= sum |a| 2^u |b| 2^v when the GEMM is exact (the scale stage checks that it is).
   s.bound_c.resize(m * n);
   g.run_into(m, n, k, s.bound_a.data(), s.bound_b.data(), true, threads, std::span<uint32_t>(s.bound_c));
