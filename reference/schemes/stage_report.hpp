@@ -24,6 +24,11 @@ struct StageReport {
   void violate(const std::string& what) {
     if (violations++ == 0) first_violation = what;
   }
+  // The violations of a part checked on its own (in parallel), after this report's own.
+  void absorb(const StageReport& later) {
+    if (violations == 0) first_violation = later.first_violation;
+    violations += later.violations;
+  }
   void note(const std::string& what) {
     if (notes.size() < 20) notes.push_back(what);
   }

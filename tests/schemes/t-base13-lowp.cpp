@@ -162,3 +162,18 @@ TEST_CASE("lowp: the instruction choice follows --op and the architecture", "[sc
   CHECK_THROWS_WITH(scheme_instruction("sm_90", LowpFormat::E4M3, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "ozaki2-fp8"),
                     Catch::Contains("does not multiply e4m3"));
 }
+
+TEST_CASE("stage report: parts checked apart merge in order, the earliest violation first", "[schemes]") {
+  StageReport whole, clean, first, second;
+  first.violate("modulus 0: a");
+  first.violate("modulus 0: b");
+  second.violate("modulus 1: c");
+  for (const StageReport* part : {&clean, &first, &second}) whole.absorb(*part);
+  CHECK(whole.violations == 3);
+  CHECK(whole.first_violation == "modulus 0: a");
+  StageReport own;
+  own.violate("own");
+  own.absorb(second);
+  CHECK(own.violations == 2);
+  CHECK(own.first_violation == "own");
+}

@@ -73,23 +73,31 @@ Buffer<int16_t> products_of(Context& c, size_t P, const Plane& pa, const Plane& 
   auto limb_plane = [&](size_t t, size_t limb, size_t plane) { return (limb_base[t] + limb) * P + plane; };
   if (split) {
     StageClock clock(r, "split", c.cheap);
+    // In parallel over the moduli, each checked into its own report, merged in order (a
+    // deterministic report).
     auto split_all = [&](const auto& res, Buffer<int8_t>& limbs, size_t count, const char* name) {
-      int8_t l[4];
-      for (size_t t = 0; t < N; ++t)
+      std::vector<StageReport> reports(N);
+#pragma omp parallel for schedule(dynamic) num_threads(c.threads)
+      for (size_t t = 0; t < N; ++t) {
+        const ModularProduct& mp = *c.products[t];
+        StageReport& report = reports[t];
+        int8_t l[4];
         for (size_t pl = 0; pl < P; ++pl)
           for (size_t v = 0; v < count; ++v) {
             const int32_t value = res[(t * P + pl) * count + v];
-            c.products[t]->split(value, l);
-            for (size_t q = 0; q < c.products[t]->limbs(); ++q) {
+            mp.split(value, l);
+            for (size_t q = 0; q < mp.limbs(); ++q) {
               limbs[limb_plane(t, q, pl) * count + v] = l[q];
               if (c.cheap && !c.lowp.representable(l[q]))
-                clock.report().violate(std::string(name) + " limb " + std::to_string(l[q]) + " has no exact " + to_string(c.family.format) + " encoding");
+                report.violate(std::string(name) + " limb " + std::to_string(l[q]) + " has no exact " + to_string(c.family.format) + " encoding");
             }
             if (c.cheap) {
-              const std::string why = c.products[t]->check_split(value, l);
-              if (!why.empty()) clock.report().violate(std::string(name) + " " + c.products[t]->name() + ": " + why);
+              const std::string why = mp.check_split(value, l);
+              if (!why.empty()) report.violate(std::string(name) + " " + mp.name() + ": " + why);
             }
           }
+      }
+      for (const StageReport& report : reports) clock.report().absorb(report);
     };
     split_all(pa, la, m * k, "A");
     split_all(pb, lb, k * n, "B");
