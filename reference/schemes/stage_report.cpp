@@ -1,14 +1,11 @@
 #include "schemes/stage_report.hpp"
 
-#include "common/error.hpp"
+#include "common/named_choice.hpp"
 
 namespace ozref::schemes {
 
 Verify parse_verify(const std::string& name) {
-  if (name == "none") return Verify::None;
-  if (name == "cheap") return Verify::Cheap;
-  if (name == "full") return Verify::Full;
-  throw InputError("unknown --verify level '" + name + "' (known: none, cheap, full)");
+  return named_choice<Verify>(name, "--verify level", {{"none", Verify::None}, {"cheap", Verify::Cheap}, {"full", Verify::Full}});
 }
 
 }  // namespace ozref::schemes

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/error.hpp"
+#include "common/named_choice.hpp"
 #include "common/vector_clones.hpp"
 #include "schemes/common/residue.hpp"
 
@@ -49,10 +49,8 @@ OZREF_VECTOR_CLONES void weighted_sums(const int16_t* const* planes, size_t modu
 }  // namespace
 
 CrtVariant parse_crt(const std::string& name) {
-  if (name == "exact") return CrtVariant::Exact;
-  if (name == "garner") return CrtVariant::Garner;
-  if (name == "dd") return CrtVariant::DoubleDouble;
-  throw InputError("unknown CRT variant '" + name + "' (known: exact, garner, dd)");
+  return named_choice<CrtVariant>(name, "CRT variant",
+                                  {{"exact", CrtVariant::Exact}, {"garner", CrtVariant::Garner}, {"dd", CrtVariant::DoubleDouble}});
 }
 
 std::string to_string(CrtVariant v) {

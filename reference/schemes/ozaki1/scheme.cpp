@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/error.hpp"
+#include "common/named_choice.hpp"
 #include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes {
@@ -39,10 +40,8 @@ void check_inputs(const Matrix<double>& a, const Matrix<double>& b, const Ozaki1
 }  // namespace
 
 Accumulation parse_accumulation(const std::string& name) {
-  if (name == "exact") return Accumulation::Exact;
-  if (name == "fp64") return Accumulation::Fp64;
-  if (name == "fused") return Accumulation::Fused;
-  throw InputError("unknown --accumulate '" + name + "' (known: exact, fp64, fused)");
+  return named_choice<Accumulation>(name, "--accumulate",
+                                    {{"exact", Accumulation::Exact}, {"fp64", Accumulation::Fp64}, {"fused", Accumulation::Fused}});
 }
 
 SchemeResult run_ozaki1(const Matrix<double>& a, const Matrix<double>& b, const Ozaki1Options& o, TraceWriter* trace) {

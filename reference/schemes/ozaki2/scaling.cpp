@@ -4,7 +4,7 @@
 #include <bit>
 #include <cmath>
 
-#include "common/error.hpp"
+#include "common/named_choice.hpp"
 #include "common/vector_clones.hpp"
 #include "schemes/ozaki2/gemmul8_fast.hpp"
 
@@ -133,10 +133,8 @@ Scaling gemmul8(const Matrix<double>& a, const Matrix<double>& b, long double L)
 }  // namespace
 
 ScalingMode parse_scaling(const std::string& name) {
-  if (name == "fast") return ScalingMode::Fast;
-  if (name == "accurate") return ScalingMode::Accurate;
-  if (name == "gemmul8-fast") return ScalingMode::Gemmul8Fast;
-  throw InputError("unknown --mode '" + name + "' (known: fast, accurate, gemmul8-fast)");
+  return named_choice<ScalingMode>(name, "--mode",
+                                   {{"fast", ScalingMode::Fast}, {"accurate", ScalingMode::Accurate}, {"gemmul8-fast", ScalingMode::Gemmul8Fast}});
 }
 
 Scaling choose_scaling(const Matrix<double>& a, const Matrix<double>& b, double log2_bound, ScalingMode mode,
