@@ -2,12 +2,12 @@
 // goal: the pipeline with 16 moduli at 1024^3 within 3x its 16 INT8 model GEMMs):
 //   - 16 INT8 model GEMMs (the instruction ozaki2-int8 issues on --arch ideal) through
 //     mma::gemm_into on random bytes already in the instruction's operand layout;
-// With freed memory retained, as `ozref run` runs (common/retain_memory.hpp).
 //   - run_ozaki2 with --verify none, both scaling modes, its pipeline_seconds (every stage, without
 //     the accuracy measurement against the exact product) and each stage's seconds: the mode's
 //     first run in the process (its buffers fresh from the kernel, as in `ozref run`) and the best
 //     of `repeats` more (the allocator reusing memory, as in a fuzzer or a test loop).
-// The GEMMs' figure is the best of `repeats` after one warm-up.
+// The GEMMs' figure is the best of `repeats` after one warm-up. Freed memory is kept in the heap,
+// as `ozref` does (common/retain_memory.hpp); OZREF_MALLOC_DEFAULT=1 measures glibc's default.
 // Usage: bench_pipeline [n] [threads] [seed] [repeats]
 #include <omp.h>
 
@@ -86,7 +86,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bench_pipeline [n > 0] [threads > 0] [seed] [repeats > 0]\n");
     return 2;
   }
-  // As `ozref run` (common/retain_memory.hpp); OZREF_MALLOC_DEFAULT=1 measures glibc's default.
   const bool retained = !std::getenv("OZREF_MALLOC_DEFAULT") && retain_freed_memory();
   std::printf("bench_pipeline: ozaki2-int8, %zu moduli, n = m = k = %zu, threads %d, seed %llu, best of %d, %s\n", kModuli, n,
               threads, (unsigned long long)seed, repeats, retained ? "freed memory retained" : "glibc's default allocation");

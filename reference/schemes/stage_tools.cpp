@@ -53,11 +53,11 @@ double nearest_double(const mpz_class& c, int e) {
 
 double nearest_double(__int128 c, int e) {
   if (c == 0) return 0.0;
-  if (e >= -1022 && e <= 1023) {
+  if (const double scale = normal_power_of_two(e); scale != 0) {
     // The compiler's int128 -> double conversion rounds to nearest even, and with |c| >= 1 the
     // scaled value is at least 2^-1022: normal, where scaling by 2^e commutes with the rounding
     // (an overflow is infinity both ways). The unscale stage's common case.
-    return static_cast<double>(c) * std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52);
+    return static_cast<double>(c) * scale;
   }
   unsigned __int128 mag = c < 0 ? -static_cast<unsigned __int128>(c) : static_cast<unsigned __int128>(c);
   const uint64_t high = static_cast<uint64_t>(mag >> 64);

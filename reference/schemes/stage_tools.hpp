@@ -3,7 +3,9 @@
 #pragma once
 #include <gmpxx.h>
 
+#include <bit>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -66,6 +68,12 @@ void require_finite(const Matrix<double>& m, const char* scheme, const char* nam
 
 // "[t][i][j]" for violation messages.
 std::string index3(size_t t, size_t i, size_t j);
+
+// 2^e as a double when it is a normal number (e in [-1022, 1023]: then x * 2^e rounds exactly as
+// ldexp(x, e) does), else 0.
+inline double normal_power_of_two(int e) {
+  return e >= -1022 && e <= 1023 ? std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52) : 0.0;
+}
 
 // c * 2^e rounded to the nearest FP64 (ties to even; overflow to infinity; a nonzero value that
 // rounds to zero keeps its sign).

@@ -94,14 +94,10 @@ Crt::Crt(std::vector<int64_t> moduli) : moduli_(std::move(moduli)) {
   if (fits_int128_) {
     product128_ = 1;
     for (int64_t m : moduli_) product128_ *= m;
-    for (const mpz_class& w : weights_) {
-      const mpz_class high = w >> 64, low = w - (high << 64);
-      weights128_.push_back(static_cast<unsigned __int128>(high.get_ui()) << 64 | low.get_ui());
+    const mpz_class mask = (mpz_class(1) << 42) - 1;
+    for (const mpz_class& w : weights_) {  // w < P < 2^126: three 42-bit limbs
       weights_double_.push_back(w.get_d());
-      const uint64_t mask = (uint64_t{1} << 42) - 1;
-      weight_limbs_.push_back({static_cast<int64_t>(low.get_ui() & mask),
-                               static_cast<int64_t>((low.get_ui() >> 42 | high.get_ui() << 22) & mask),
-                               static_cast<int64_t>(high.get_ui() >> 20)});
+      weight_limbs_.push_back({mpz_class(w & mask).get_si(), mpz_class((w >> 42) & mask).get_si(), mpz_class(w >> 84).get_si()});
     }
   }
 }
@@ -147,13 +143,13 @@ __int128 Crt::representative(unsigned __int128 sum, double estimate) const {
 }
 
 __int128 Crt::exact_int128(const int32_t* r) const {
-  unsigned __int128 sum = 0;
-  double estimate = 0;
-  for (size_t i = 0; i < moduli_.size(); ++i) {
-    sum += static_cast<unsigned __int128>(static_cast<__int128>(r[i])) * weights128_[i];
-    estimate += r[i] * weights_double_[i];
-  }
-  return representative(sum, estimate);
+  // One element through the block form (balanced residues are below 2^15 in magnitude).
+  int16_t residue[64];
+  const int16_t* planes[64];
+  for (size_t i = 0; i < moduli_.size(); ++i) residue[i] = static_cast<int16_t>(r[i]), planes[i] = &residue[i];
+  __int128 x;
+  exact_int128(planes, 1, &x);
+  return x;
 }
 
 void Crt::exact_int128(const int16_t* const* planes, size_t count, __int128* out) const {

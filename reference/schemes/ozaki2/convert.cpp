@@ -1,6 +1,5 @@
 // The scale and truncate (rare: round) stages of the Ozaki-II pipeline.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 #include "common/vector_clones.hpp"
@@ -31,11 +30,6 @@ bool within_crt_range(const std::vector<long double>& ma, const std::vector<long
   long double sum = 0;
   for (size_t kk = 0; kk < k; ++kk) sum += ma[i * k + kk] * mb[kk * n + j];
   return sum * (1 + static_cast<long double>(k + 2) * 0x1p-63L) < half_p;
-}
-
-// 2^s as a double when it is a normal number (then x 2^s rounds exactly as ldexp(x, s)); 0 otherwise.
-double normal_power_of_two(int s) {
-  return s >= -1022 && s <= 1023 ? std::bit_cast<double>(static_cast<uint64_t>(s + 1023) << 52) : 0.0;
 }
 
 // trunc(x * scale) for a row of A (one scale) and for a row of B (a scale per column).

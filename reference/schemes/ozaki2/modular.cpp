@@ -43,9 +43,11 @@ void plane_product(const T* a, const T* bt, size_t m, size_t k, size_t n, std::v
 // elements of type To, for a trace.
 template <typename To, typename V>
 std::vector<To> rows_of_columns(const V& planes, size_t count, size_t k, size_t n) {
-  std::vector<typename V::value_type> rows(planes.size());
-  for (size_t q = 0; q < count; ++q) transpose(&planes[q * n * k], n, k, &rows[q * n * k], 1);
-  return std::vector<To>(rows.begin(), rows.end());
+  std::vector<To> rows(planes.size());
+  for (size_t q = 0; q < count; ++q)
+    for (size_t kk = 0; kk < k; ++kk)
+      for (size_t j = 0; j < n; ++j) rows[(q * k + kk) * n + j] = static_cast<To>(planes[(q * n + j) * k + kk]);
+  return rows;
 }
 
 template <typename To, typename V>

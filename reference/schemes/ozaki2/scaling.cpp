@@ -1,12 +1,12 @@
 #include "schemes/ozaki2/scaling.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 #include "common/named_choice.hpp"
 #include "common/vector_clones.hpp"
 #include "schemes/ozaki2/gemmul8_fast.hpp"
+#include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes {
 namespace {
@@ -49,10 +49,6 @@ OZREF_VECTOR_CLONES void scaled_ceilings(const double* x, size_t count, const in
     const double f = scale[v * u_step];
     out[v] = std::ceil(f != 0 ? std::fabs(x[v]) * f : std::ldexp(std::fabs(x[v]), u[v * u_step]));
   }
-}
-
-double normal_power_of_two(int u) {
-  return u >= -1022 && u <= 1023 ? std::bit_cast<double>(static_cast<uint64_t>(u + 1023) << 52) : 0.0;
 }
 
 Scaling accurate(const Matrix<double>& a, const Matrix<double>& b, long double L, const LowpGemm& g, int threads) {
