@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "mma/gemm.hpp"
+#include "mma/op_names.hpp"
 #include "schemes/common/moduli.hpp"
 #include "theorem.hpp"
 
@@ -120,28 +121,26 @@ struct Instance {
   const Operands& operands;
   const char* suffix;  // the id's last part
   const char* arch;
-  const char* op;
+  std::string op;
 };
 
 // Every modelled instruction each family of operands runs on.
 const std::vector<Case>& cases() {
   static const std::vector<Case> all = [] {
-    const char* s8 = "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32";
-    const char* e4m3 = "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32";
-    const char* f8f6f4_e4m3 = "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32";
-    const char* f8f6f4_e2m1 = "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32";
-    const char* tc_e4m3 = "tcgen05.mma.cta_group::1.kind::f8f6f4.e4m3.e4m3";
-    const char* tc_e2m1 = "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1";
+    using namespace mma::op_name;
+    const std::string s8 = mma_sync_int8(true, true), e4m3 = mma_sync_fp8("e4m3");
+    const std::string f8f6f4_e4m3 = mma_sync_f8f6f4("e4m3"), f8f6f4_e2m1 = mma_sync_f8f6f4("e2m1");
+    const std::string tc_e4m3 = tcgen05_f8f6f4("e4m3"), tc_e2m1 = tcgen05_f8f6f4("e2m1");
     const Instance instances[] = {
         {kInt8Residues, "sm_80", "sm_80", s8},
         {kInt8Residues, "sm_89", "sm_89", s8},
         {kInt8Residues, "sm_90", "sm_90", s8},
-        {kInt8Residues, "sm_100", "sm_100", "tcgen05.mma.cta_group::1.kind::i8.s8.s8"},
+        {kInt8Residues, "sm_100", "sm_100", tcgen05_i8(true, true)},
         {kInt8Residues, "sm_120", "sm_120", s8},
         {kE4m3Limbs, "ideal", "ideal", e4m3},
         {kE4m3Limbs, "sm_89", "sm_89", e4m3},
         {kE4m3Limbs, "sm_90_mma_sync", "sm_90", e4m3},
-        {kE4m3Limbs, "sm_90_wgmma", "sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3"},
+        {kE4m3Limbs, "sm_90_wgmma", "sm_90", wgmma_fp8("e4m3")},
         {kE4m3Limbs, "sm_100", "sm_100", tc_e4m3},
         {kE4m3Limbs, "sm_120", "sm_120", f8f6f4_e4m3},
         {kFp4Digits, "sm_100", "sm_100", tc_e2m1},

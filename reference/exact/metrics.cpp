@@ -39,8 +39,9 @@ AccuracyMetrics measure_impl(const std::vector<T>& c, const ExactProduct& e) {
   using Bits = typename Traits<T>::Bits;
   AccuracyMetrics m;
   m.elements = c.size();
-  long double max_err = 0, max_ref = 0;
-  double min_bits = std::numeric_limits<double>::infinity();
+  long double max_err = 0, max_ref = 0, max_ulps = 0;
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  double min_bits = nan;  // no compared element with E != 0 yet
   for (size_t i = 0; i < c.size(); ++i) {
     const T ci = c[i];
     const T ri = Traits<T>::nearest(e, i);
@@ -61,17 +62,22 @@ AccuracyMetrics measure_impl(const std::vector<T>& c, const ExactProduct& e) {
     }
     const long double exact = static_cast<long double>(e.nearest[i]) + e.residual[i];
     const long double err = std::fabs(static_cast<long double>(ci) - e.nearest[i] - e.residual[i]);
+    ++m.compared_elements;
+    if (err != 0) ++m.erring_elements;
     max_err = std::max(max_err, err);
     max_ref = std::max(max_ref, std::fabs(exact));
-    m.max_ulp_error = std::max(m.max_ulp_error, static_cast<double>(err / ulp_of(ri)));
-    if (exact != 0 && err != 0)
-      min_bits = std::min(min_bits, static_cast<double>(-std::log2(err / std::fabs(exact))));
+    max_ulps = std::max(max_ulps, err / ulp_of(ri));
+    if (exact != 0) {
+      const double bits = err == 0 ? inf : static_cast<double>(-std::log2(err / std::fabs(exact)));
+      min_bits = std::isnan(min_bits) ? bits : std::min(min_bits, bits);
+    }
   }
-  const double inf = std::numeric_limits<double>::infinity();
-  if (max_err == 0) m.correct_bits_maxnorm = inf;
+  if (m.compared_elements == 0) m.correct_bits_maxnorm = nan;
+  else if (max_err == 0) m.correct_bits_maxnorm = inf;
   else if (max_ref == 0) m.correct_bits_maxnorm = -inf;
   else m.correct_bits_maxnorm = static_cast<double>(-std::log2(max_err / max_ref));
   m.correct_bits_elementwise_min = min_bits;
+  m.max_ulp_error = m.compared_elements == 0 ? nan : static_cast<double>(max_ulps);  // +inf past the FP64 range
   return m;
 }
 

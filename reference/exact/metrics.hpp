@@ -13,16 +13,23 @@ struct AccuracyMetrics {
   size_t elements = 0;
   size_t bit_identical = 0;  // C equals the correctly rounded E bit for bit (any NaN matches NaN;
                              // either zero matches an exactly zero E, whose sign is undefined)
-  // -log2(max|C - E| / max|E|) over elements where both are finite; +inf when no element errs,
-  // -inf when max|E| is 0 and some element errs.
+  // The error figures below cover the compared elements: C and round(E) both finite.
+  size_t compared_elements = 0;
+  size_t erring_elements = 0;  // compared elements with C != E (E exact, not rounded)
+  // -log2(max|C - E| / max|E|) over the compared elements. NaN when no element was compared;
+  // +inf when none errs; -inf when max|E| is 0 and some element errs.
   double correct_bits_maxnorm = 0;
-  // min over finite E != 0 of -log2(|C - E| / |E|); +inf when every such element is exact.
+  // min of -log2(|C - E| / |E|) over the compared elements with E != 0. NaN when there is no
+  // such element; +inf when none of them errs.
   double correct_bits_elementwise_min = 0;
-  double max_ulp_error = 0;  // max |C - E| / ulp(round(E)) over elements where both are finite
+  // max |C - E| / ulp(round(E)) over the compared elements; NaN when none was compared, +inf
+  // when the ratio exceeds the FP64 range.
+  double max_ulp_error = 0;
   size_t zero_reference_elements = 0;    // E exactly zero
   size_t zero_reference_mismatches = 0;  // ... where C is not a zero
-  size_t nan_mismatches = 0;             // exactly one of C and E is NaN
-  size_t infinity_mismatches = 0;        // E or C infinite (neither NaN) and C != round(E)
+  size_t nan_mismatches = 0;             // exactly one of C and round(E) is NaN (C = inf where
+                                         // E is NaN counts here)
+  size_t infinity_mismatches = 0;        // neither is NaN, one is infinite, and C != round(E)
 };
 
 AccuracyMetrics measure(const std::vector<double>& c, const ExactProduct& e);

@@ -6,7 +6,6 @@
 #include <limits>
 
 namespace ozref::oracle {
-namespace {
 
 mpq_class pow2(long e) {
   mpq_class r = 1;
@@ -16,6 +15,8 @@ mpq_class pow2(long e) {
     mpz_mul_2exp(r.get_den_mpz_t(), r.get_den_mpz_t(), static_cast<mp_bitcnt_t>(-e));
   return r;
 }
+
+namespace {
 
 // floor(log2 x) for x > 0.
 long floor_log2(const mpq_class& x) {

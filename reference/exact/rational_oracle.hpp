@@ -19,6 +19,8 @@ struct BinaryFormat {
   mpq_class max_finite;
 };
 BinaryFormat binary64();
+// 2^e exactly.
+mpq_class pow2(long e);
 BinaryFormat binary32();
 
 struct Rounded {

@@ -13,14 +13,31 @@ namespace ozref::schemes {
 enum class Verify { None, Cheap, Full };
 Verify parse_verify(const std::string& name);  // "none", "cheap", "full"
 
+// A subject's outputs of a stage (a GPU twin's, a trace's) against the CPU compute.
+struct StageComparison {
+  bool present = false;           // the subject supplied the stage (else the CPU's outputs were used)
+  bool compared = false;          // a function of its inputs: compared bit for bit with the CPU
+  size_t differing = 0;           // elements that differ, over all of the stage's arrays
+  std::string first_difference;   // "c[0, 3, 5]: subject 17, cpu 18"
+  std::string reproducer;         // the folder written for the first differing GEMM element
+  bool identical() const { return !compared || differing == 0; }
+};
+
 struct StageReport {
   std::string name;
   bool checked = false;
+  bool has_contract = true;        // false: nothing of its own to check (Stage::has_contract)
   size_t violations = 0;
   std::string first_violation;
   std::vector<std::string> notes;  // per-part summaries, e.g. "modulus 443 GEMM 2: 17 of 64 elements not exact"
-  double seconds = 0;
+  double seconds = 0;              // compute
+  double verify_seconds = 0;
+  // The stage that checks the scheme's exactness condition (truncate's CRT bound) says so here.
+  bool condition_checked = false, condition_held = true;
+  StageComparison comparison;      // runs with a subject
   bool verified() const { return checked && violations == 0; }
+  // Verified where the stage has a contract; a stage without one only needs to raise nothing.
+  bool holds() const { return violations == 0 && (checked || !has_contract); }
   void violate(const std::string& what) {
     if (violations++ == 0) first_violation = what;
   }
@@ -28,6 +45,9 @@ struct StageReport {
   void absorb(const StageReport& later) {
     if (violations == 0) first_violation = later.first_violation;
     violations += later.violations;
+    for (const std::string& n : later.notes) note(n);
+    condition_checked = condition_checked || later.condition_checked;
+    condition_held = condition_held && later.condition_held;
   }
   void note(const std::string& what) {
     if (notes.size() < 20) notes.push_back(what);
@@ -41,6 +61,7 @@ struct SchemeResult {
   size_t low_precision_gemms = 0;
   bool exactness_conditions = false;  // the scheme's bound held (e.g. sum |A'||B'| < P/2)
   bool exact = false;                 // every stage verified and the conditions held
+  bool identical = true;              // runs with a subject: every compared stage bit-identical
   AccuracyMetrics accuracy;
   double pipeline_seconds = 0;  // the stages alone (what a kernel would do), without the accuracy measurement
   double seconds = 0;           // the whole run

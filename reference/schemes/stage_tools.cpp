@@ -1,10 +1,11 @@
 #include "schemes/stage_tools.hpp"
 
 #include <bit>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "common/error.hpp"
-#include "exact/exact_gemm.hpp"
 #include "exact/rational_oracle.hpp"
 #include "formats/encode.hpp"
 
@@ -14,7 +15,7 @@ std::string index3(size_t t, size_t i, size_t j) {
   return "[" + std::to_string(t) + "][" + std::to_string(i) + "][" + std::to_string(j) + "]";
 }
 
-void require_finite(const Matrix<double>& m, const char* scheme, const char* name) {
+void require_finite(MatrixView<double> m, const char* scheme, const char* name) {
   for (size_t i = 0; i < m.size(); ++i)
     if (!std::isfinite(m.data[i]))
       throw InputError(std::string(scheme) + ": " + name + "[" + std::to_string(i / m.cols) + "," +
@@ -22,12 +23,24 @@ void require_finite(const Matrix<double>& m, const char* scheme, const char* nam
 }
 
 mpz_class mpz_from_int128(__int128 v) {
-  const bool negative = v < 0;
-  const unsigned __int128 mag = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  mpz_class z(std::to_string(static_cast<uint64_t>(mag >> 64)));
-  z <<= 64;
-  z += mpz_class(std::to_string(static_cast<uint64_t>(mag)));
-  return negative ? mpz_class(-z) : z;
+  int64_t words[2];
+  std::memcpy(words, &v, sizeof v);
+  return mpz_from_words(words, 2);
+}
+
+mpz_class mpz_from_words(const int64_t* words, size_t count) {
+  mpz_class x;
+  mpz_import(x.get_mpz_t(), count, -1, sizeof(int64_t), 0, 0, words);  // as unsigned, low word first
+  if (count && words[count - 1] < 0) x -= mpz_class(1) << static_cast<mp_bitcnt_t>(64 * count);
+  return x;
+}
+
+void words_from_mpz(const mpz_class& x, int64_t* words, size_t count) {
+  mpz_class u = x;
+  if (u < 0) u += mpz_class(1) << static_cast<mp_bitcnt_t>(64 * count);  // two's complement
+  std::fill(words, words + count, 0);
+  size_t written = 0;
+  mpz_export(words, &written, -1, sizeof(int64_t), 0, 0, u.get_mpz_t());
 }
 
 namespace {
@@ -73,9 +86,7 @@ double nearest_double(__int128 c, int e) {
 }
 
 bool is_correct_rounding(const mpz_class& c, int e, double got) {
-  mpq_class exact(c);
-  if (e >= 0) exact *= mpq_class(mpz_class(1) << e);
-  else exact /= mpq_class(mpz_class(1) << -e);
+  const mpq_class exact = mpq_class(c) * oracle::pow2(e);
   const oracle::Rounded want = oracle::round(exact, oracle::binary64(), true);
   const double expect = want.overflow ? std::copysign(HUGE_VAL, exact.get_d()) : want.value.get_d();
   return expect == got && (expect != 0 || std::signbit(got) == (exact < 0));
@@ -85,18 +96,35 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void finish_run(SchemeResult& r, const Matrix<double>& a, const Matrix<double>& b, const std::vector<double>& computed,
-                bool reconstruction_exact, int threads, std::chrono::steady_clock::time_point start) {
-  const ExactProduct e = exact_gemm(a, b, {.threads = threads});
-  r.accuracy = measure(computed, e);
-  bool all = true;
-  for (const auto& s : r.stages) all = all && s.verified();
-  r.exact = all && r.exactness_conditions && reconstruction_exact;
-  r.seconds = seconds_since(start);
+void require_product_shapes(size_t a_rows, size_t a_cols, size_t b_rows, size_t b_cols, const std::string& scheme) {
+  if (a_cols != b_rows)
+    throw InputError(scheme + ": A is " + std::to_string(a_rows) + "x" + std::to_string(a_cols) + " but B is " +
+                     std::to_string(b_rows) + "x" + std::to_string(b_cols));
 }
 
-StackedComplex stack_complex(const Matrix<double>& a_re, const Matrix<double>& a_im, const Matrix<double>& b_re,
-                             const Matrix<double>& b_im) {
+Arrays input_arrays(const std::vector<MatrixView<double>>& a_parts, const std::vector<MatrixView<double>>& b_parts) {
+  Arrays in;
+  for (auto [name, parts] : {std::pair{"a", &a_parts}, std::pair{"b", &b_parts}}) {
+    const MatrixView<double>& first = parts->front();
+    std::vector<size_t> shape = {first.rows, first.cols};
+    if (parts->size() == 2) shape.insert(shape.begin(), 2);
+    Tensor& t = in.put({kInputStage, name}, Tensor(DType::F8, shape));
+    for (size_t s = 0; s < parts->size(); ++s) std::copy_n((*parts)[s].data, first.size(), t.as<double>() + s * first.size());
+  }
+  return in;
+}
+
+StackedComplex real_operands(const Tensor& a, const Tensor& b, size_t parts, size_t m, size_t n, size_t k) {
+  const double *x = a.as<double>(), *y = b.as<double>();
+  if (parts == 2) return stack_complex({x, m, k}, {x + m * k, m, k}, {y, k, n}, {y + k * n, k, n});
+  StackedComplex r{Matrix<double>(m, k), Matrix<double>(k, n)};
+  std::copy_n(x, m * k, r.a.data.begin());
+  std::copy_n(y, k * n, r.b.data.begin());
+  return r;
+}
+
+StackedComplex stack_complex(MatrixView<double> a_re, MatrixView<double> a_im, MatrixView<double> b_re,
+                             MatrixView<double> b_im) {
   const size_t m = a_re.rows, k = a_re.cols, n = b_re.cols;
   StackedComplex s{Matrix<double>(2 * m, 2 * k), Matrix<double>(2 * k, n)};
   for (size_t i = 0; i < m; ++i)

@@ -1,5 +1,5 @@
-// Helpers every scheme pipeline uses: a stage's clock and report, stage arrays as .npy, and the
-// correctly rounded FP64 value of an exact integer times a power of two.
+// Helpers the scheme stages share: input checks, the scheme's input arrays, the correctly rounded
+// FP64 value of an exact integer times a power of two, and a GEMM element's operands.
 #pragma once
 #include <gmpxx.h>
 
@@ -11,60 +11,21 @@
 #include <vector>
 
 #include "io/npy.hpp"
+#include "schemes/common/lowp_gemm.hpp"
+#include "schemes/pipeline/arrays.hpp"
+#include "schemes/pipeline/stage.hpp"
 #include "schemes/stage_report.hpp"
 
 namespace ozref::schemes {
 
-// Opens a stage in the result on construction and records its time on destruction.
-class StageClock {
- public:
-  StageClock(SchemeResult& r, const char* name, bool checked) : r_(r), t0_(std::chrono::steady_clock::now()) {
-    r_.stages.push_back({name, checked, 0, "", {}, 0});
-  }
-  ~StageClock() {
-    r_.stages.back().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  }
-  StageReport& report() { return r_.stages.back(); }
-
- private:
-  SchemeResult& r_;
-  std::chrono::steady_clock::time_point t0_;
-};
-
-// A stage whose work comes in pieces between another stage's (each modulus's GEMMs, then their
-// reduction): opened in the result on construction, each time() adds the time of its piece.
-class StageLaps {
- public:
-  StageLaps(SchemeResult& r, const char* name, bool checked) : r_(r), index_(r.stages.size()) {
-    r_.stages.push_back({name, checked, 0, "", {}, 0});
-  }
-  StageReport& report() { return r_.stages[index_]; }
-  template <typename F>
-  void time(F&& piece) {
-    const auto t0 = std::chrono::steady_clock::now();
-    piece();
-    r_.stages[index_].seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-
- private:
-  SchemeResult& r_;
-  size_t index_;
-};
-
-template <typename V>  // a std::vector or Buffer of trivial elements
-NpyArray stage_array(DType t, std::vector<size_t> shape, const V& values) {
-  NpyArray a;
-  a.dtype = t;
-  a.shape = std::move(shape);
-  a.data.resize(values.size() * sizeof(typename V::value_type));
-  std::memcpy(a.data.data(), values.data(), a.data.size());
-  return a;
-}
-
 mpz_class mpz_from_int128(__int128 v);
+// An integer as `count` 64-bit words, two's complement, least significant first (the crt stage's
+// array); words_from_mpz requires it to fit.
+mpz_class mpz_from_words(const int64_t* words, size_t count);
+void words_from_mpz(const mpz_class& x, int64_t* words, size_t count);
 
 // InputError "<scheme>: <name>[i,j] is not finite; ..." for the first NaN or infinity.
-void require_finite(const Matrix<double>& m, const char* scheme, const char* name);
+void require_finite(MatrixView<double> m, const char* scheme, const char* name);
 
 // "[t][i][j]" for violation messages.
 std::string index3(size_t t, size_t i, size_t j);
@@ -86,16 +47,27 @@ bool is_correct_rounding(const mpz_class& c, int e, double got);
 // Seconds since `start` (a run's pipeline_seconds, taken after its last stage).
 double seconds_since(std::chrono::steady_clock::time_point start);
 
-// Closes a run: the accuracy of `computed` (row-major, the shape of A B) against the exact product
-// A B, `exact`, the total time.
-void finish_run(SchemeResult& r, const Matrix<double>& a, const Matrix<double>& b, const std::vector<double>& computed,
-                bool reconstruction_exact, int threads, std::chrono::steady_clock::time_point start);
+// InputError "<scheme>: A is m x k but B is k' x n" unless A's columns are B's rows.
+void require_product_shapes(size_t a_rows, size_t a_cols, size_t b_rows, size_t b_cols, const std::string& scheme);
+
+// A scheme's inputs as the arrays input.a and input.b: one part each (real), or two (re, im).
+Arrays input_arrays(const std::vector<MatrixView<double>>& a_parts, const std::vector<MatrixView<double>>& b_parts);
 
 // A complex product as one real product: [A_re -A_im; A_im A_re] [B_re; B_im] = [Re C; Im C].
 struct StackedComplex {
   Matrix<double> a, b;
 };
-StackedComplex stack_complex(const Matrix<double>& a_re, const Matrix<double>& a_im, const Matrix<double>& b_re,
-                             const Matrix<double>& b_im);
+StackedComplex stack_complex(MatrixView<double> a_re, MatrixView<double> a_im, MatrixView<double> b_re,
+                             MatrixView<double> b_im);
+// The real product a run's result is measured against: A B, or for two parts the stacked complex
+// product (Re C over Im C).
+StackedComplex real_operands(const Tensor& a, const Tensor& b, size_t parts, size_t m, size_t n, size_t k);
+
+// One output element's operands for a GEMM reproducer: `k` values of A's row and of B's column
+// (with their strides), encoded as the instruction takes them.
+template <typename T>
+GemmElement gemm_operands(const LowpGemm& g, const T* a, size_t a_stride, const T* b, size_t b_stride, size_t k) {
+  return {g.spec().op, g.encode_line(a, a_stride, k), g.encode_line(b, b_stride, k), 0};
+}
 
 }  // namespace ozref::schemes

@@ -1,11 +1,10 @@
 #include "trace/trace.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "common/error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/json_text.hpp"
 
 namespace ozref {
 
@@ -19,9 +18,7 @@ uint64_t fnv1a64(const std::vector<uint8_t>& bytes) {
 }
 
 TraceWriter::TraceWriter(std::string dir, nlohmann::json header) : dir_(std::move(dir)), manifest_(std::move(header)) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  if (ec) throw InputError(dir_ + ": cannot create the trace folder: " + ec.message());
+  prepare_output_folder(dir_, "the trace folder");
   manifest_["stages"] = nlohmann::json::array();
 }
 
@@ -36,32 +33,6 @@ void TraceWriter::add(const std::string& stage, const std::string& array, const 
                                      {"shape", data.shape}, {"fnv1a64", hash}});
 }
 
-void TraceWriter::finish() { write_file_atomically(dir_ + "/manifest.json", manifest_.dump(2) + "\n"); }
-
-nlohmann::json read_manifest(const std::string& dir) {
-  const std::string path = dir + "/manifest.json";
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open (is " + dir + " a trace folder?)");
-  std::stringstream s;
-  s << in.rdbuf();
-  try {
-    nlohmann::json j = nlohmann::json::parse(s.str());
-    if (!j.contains("stages") || !j["stages"].is_array()) throw InputError(path + ": no \"stages\" list");
-    return j;
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path + ": not valid JSON: " + e.what());
-  }
-}
-
-std::vector<TraceArray> read_trace(const std::string& dir) {
-  std::vector<TraceArray> out;
-  const nlohmann::json manifest = read_manifest(dir);
-  for (const auto& stage : manifest["stages"])
-    for (const auto& array : stage["arrays"]) {
-      const std::string file = array["file"].get<std::string>();
-      out.push_back({stage["name"].get<std::string>(), array["name"].get<std::string>(), file, read_npy(dir + "/" + file)});
-    }
-  return out;
-}
+void TraceWriter::finish() { write_file_atomically(dir_ + "/manifest.json", json_text(manifest_, 2) + "\n"); }
 
 }  // namespace ozref

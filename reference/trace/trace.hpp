@@ -1,7 +1,7 @@
-// A trace (DESIGN.md): a folder of .npy files, one per stage output, plus manifest.json with the
-// scheme, its options, the seed, and for every stage its arrays (file, dtype, shape, FNV-1a hash).
-// Kernel authors write their own intermediates under the same names (docs/schemes.md) and compare
-// them with `ozref diff`.
+// Writing a trace (DESIGN.md): a folder of .npy files, one per stage array, plus manifest.json with
+// the scheme, its options, the seed, and for every stage its arrays (file, dtype, shape, FNV-1a
+// hash). Kernel authors write their own intermediates under the same names (docs/verify-trace.md);
+// trace/manifest.hpp reads a trace back.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,7 +15,7 @@ uint64_t fnv1a64(const std::vector<uint8_t>& bytes);
 
 class TraceWriter {
  public:
-  // Creates `dir` (it must not hold a manifest already unless `overwrite`).
+  // Creates `dir` (and its parents) when needed; arrays are written as they are added.
   TraceWriter(std::string dir, nlohmann::json header);
   void add(const std::string& stage, const std::string& array, const NpyArray& data);
   void finish();  // writes manifest.json (atomically)
@@ -24,14 +24,5 @@ class TraceWriter {
   std::string dir_;
   nlohmann::json manifest_;
 };
-
-struct TraceArray {
-  std::string stage, name, file;
-  NpyArray data;
-};
-
-// Reads a trace folder: the manifest and every array it lists (InputError on any problem).
-nlohmann::json read_manifest(const std::string& dir);
-std::vector<TraceArray> read_trace(const std::string& dir);
 
 }  // namespace ozref

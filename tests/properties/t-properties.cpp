@@ -21,7 +21,7 @@
 #include "schemes/common/crt.hpp"
 #include "schemes/common/moduli.hpp"
 #include "schemes/common/residue.hpp"
-#include "schemes/int8_on_fp4.hpp"
+#include "schemes/int8_on_fp4/scheme.hpp"
 #include "schemes/ozaki2/scheme.hpp"
 #include "schemes/common/base13.hpp"
 #include "schemes/stage_tools.hpp"

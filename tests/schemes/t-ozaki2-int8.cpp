@@ -7,12 +7,13 @@
 #include <sstream>
 
 #include "cli/verbs.hpp"
-#include "trace/trace.hpp"
+#include "trace/manifest.hpp"
 #include "common/distributions.hpp"
 #include "common/error.hpp"
 #include "schemes/ozaki2/gemmul8_fast.hpp"
 #include "schemes/ozaki2/scheme.hpp"
 #include "support.hpp"
+#include "trace_support.hpp"
 
 using namespace ozref;
 using namespace ozref::schemes;
@@ -34,7 +35,7 @@ TEST_CASE("ozaki2-int8: integer inputs within the bound are reproduced bit for b
         INFO(arch << " crt " << to_string(crt) << (mode == ScalingMode::Fast ? " fast" : " accurate"));
         for (const auto& s : r.stages) {
           INFO(s.name << ": " << s.first_violation);
-          REQUIRE(s.verified());
+          REQUIRE(s.holds());
         }
         REQUIRE(r.exact);
         REQUIRE(r.accuracy.bit_identical == r.accuracy.elements);
@@ -106,24 +107,29 @@ TEST_CASE("ozaki2-int8: traces are written, identical runs diff clean, a changed
   run("a", 16);
   run("b", 16);
   run("c", 16);
-  // Perturb one residue of one GEMM output in trace c: diff must point at stage "gemm".
-  const std::string file = (dir / "c" / "gemm.c.npy").string();
-  NpyArray g = read_npy(file);
+  // Perturb one GEMM output in trace c (its manifest updated, as a kernel writing that value would
+  // write it): diff must point at stage "gemm".
+  NpyArray g = read_npy((dir / "c" / "gemm.c.npy").string());
   g.data[4 * 37] ^= 1;
-  write_npy(file, g);
+  test::replace_trace_array((dir / "c").string(), "gemm", "c", g);
   std::ostringstream same, changed;
   CHECK(cli::run_diff({(dir / "a").string(), (dir / "b").string(), false}, same) == 0);
-  CHECK(same.str().find("identical: 11 arrays") != std::string::npos);
+  CHECK(same.str().find("identical: 17 arrays") != std::string::npos);  // input 2, bound 5, scale 2, truncate 2, residues 2, gemm, reduce, crt, unscale
   CHECK(cli::run_diff({(dir / "a").string(), (dir / "c").string(), false}, changed) == 1);
   CHECK(changed.str().find("stage 'gemm', array 'c'") != std::string::npos);
   CHECK(changed.str().find("1 elements differ; first at [0, 3, 7]") != std::string::npos);
+  // The same change without its manifest entry: the array no longer is what the manifest says.
+  g.data[4 * 38] ^= 1;
+  write_npy((dir / "c" / "gemm.c.npy").string(), g);
+  CHECK_THROWS_WITH(cli::run_diff({(dir / "a").string(), (dir / "c").string(), false}, changed),
+                    Catch::Contains("gemm.c.npy (stage \"gemm\", array \"c\"): its FNV-1a hash differs from the manifest's"));
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("ozaki2: a trace's residues of B are (N, k, n) and its GEMM outputs their products with A's", "[schemes]") {
-  // The pipeline keeps B's residues column by column; the trace must hold them row by row, the
-  // layout docs/schemes.md documents. Checked against the trace's own truncate stage (congruence
-  // per modulus) and, for int8, the gemm stage (each output the integer product of the planes).
+TEST_CASE("ozaki2: a trace's residues of B are (N, n, k) and its GEMM outputs their products with A's", "[schemes]") {
+  // B's residues are held column by column (the GEMMs' B operand), the layout docs/schemes.md
+  // documents. Checked against the trace's own truncate stage (congruence per modulus) and, for
+  // int8, the gemm stage (each output the integer product of the planes).
   const auto dir = std::filesystem::temp_directory_path() / ("ozref-trace-layout-" + std::to_string(::getpid()));
   size_t cases = 0;
   for (const std::string scheme : {"ozaki2-int8", "ozaki2-fp8", "ozaki2-fp4"}) {
@@ -134,19 +140,22 @@ TEST_CASE("ozaki2: a trace's residues of B are (N, k, n) and its GEMM outputs th
     args.dump = (dir / scheme).string();
     std::ostringstream out;
     REQUIRE(cli::run_run(args, out) == 0);
+    const Manifest manifest = read_manifest(args.dump);
     std::map<std::string, NpyArray> t;
-    for (TraceArray& x : read_trace(args.dump)) t[x.stage + "." + x.name] = std::move(x.data);
+    for (const ManifestStage& stage : manifest.stages)
+      for (const ManifestArray& x : stage.arrays) t[stage.name + "." + x.name] = read_trace_array(manifest, stage, x);
     const NpyArray &truncated = t.at("truncate.b"), &res_a = t.at("residues.a"), &res_b = t.at("residues.b");
-    REQUIRE(res_b.shape == std::vector<size_t>{4, 33, 7});
+    REQUIRE(res_b.shape == std::vector<size_t>{4, 7, 33});
     const bool int8 = scheme == "ozaki2-int8";
-    auto residue = [&](const NpyArray& x, size_t i) -> int64_t {
-      return int8 ? int64_t(reinterpret_cast<const int8_t*>(x.data.data())[i]) : int64_t(reinterpret_cast<const int16_t*>(x.data.data())[i]);
+    auto residue = [&](const NpyArray& x, size_t i) -> int64_t {  // i1 for moduli up to 256 (int8, fp4), else i2
+      return x.dtype == DType::I1 ? int64_t(reinterpret_cast<const int8_t*>(x.data.data())[i])
+                                  : int64_t(reinterpret_cast<const int16_t*>(x.data.data())[i]);
     };
     const std::vector<int64_t>& moduli = ozaki2_family(scheme == "ozaki2-int8" ? Ozaki2Variant::Int8 : scheme == "ozaki2-fp8" ? Ozaki2Variant::Fp8 : Ozaki2Variant::Fp4).moduli;
     for (size_t q = 0; q < 4; ++q)
       for (size_t v = 0; v < 33 * 7; ++v) {
-        const double integer = reinterpret_cast<const double*>(truncated.data.data())[v];
-        REQUIRE((int64_t(std::fmod(integer, double(moduli[q]))) - residue(res_b, q * 33 * 7 + v)) % moduli[q] == 0);
+        const double integer = reinterpret_cast<const double*>(truncated.data.data())[v];  // B'[kk][j], v = kk * 7 + j
+        REQUIRE((int64_t(std::fmod(integer, double(moduli[q]))) - residue(res_b, (q * 7 + v % 7) * 33 + v / 7)) % moduli[q] == 0);
         ++cases;
       }
     if (!int8) continue;
@@ -155,7 +164,7 @@ TEST_CASE("ozaki2: a trace's residues of B are (N, k, n) and its GEMM outputs th
       for (size_t i = 0; i < 5; ++i)
         for (size_t j = 0; j < 7; ++j) {
           int64_t sum = 0;
-          for (size_t kk = 0; kk < 33; ++kk) sum += residue(res_a, (q * 5 + i) * 33 + kk) * residue(res_b, (q * 33 + kk) * 7 + j);
+          for (size_t kk = 0; kk < 33; ++kk) sum += residue(res_a, (q * 5 + i) * 33 + kk) * residue(res_b, (q * 7 + j) * 33 + kk);
           REQUIRE(gemm[(q * 5 + i) * 7 + j] == sum);
           ++cases;
         }
@@ -186,6 +195,7 @@ TEST_CASE("ozaki2-int8 --mode gemmul8-fast: GEMMul8's shift formula, its CRT ove
   const SchemeResult bad = run_ozaki2(a, b, o, nullptr);
   REQUIRE(bad.stages[1].name == "truncate");
   REQUIRE(bad.stages[1].first_violation.find("CRT bound") != std::string::npos);
+  REQUIRE_FALSE(bad.exactness_conditions);
   REQUIRE_FALSE(bad.exact);
   REQUIRE(bad.accuracy.correct_bits_maxnorm < 10);
   o.mode = ScalingMode::Fast;

@@ -35,6 +35,14 @@ class Crt {
   // exact_int128 of `count` integers whose residues modulo p_i are planes[i][0 .. count).
   void exact_int128(const int16_t* const* planes, size_t count, __int128* out) const;
   __int128 garner_int128(const int32_t* residues) const;
+  // What a GPU twin of the crt stage needs: the weights q_i P / p_i, and the double-double form's
+  // split weights, P and 1/P.
+  const std::vector<mpz_class>& weights() const { return weights_; }
+  struct DoubleDoubleTables {
+    std::vector<double> w_hi, w_lo;
+    double p_hi, p_lo, inv_p;
+  };
+  DoubleDoubleTables double_double_tables() const { return {w_hi_, w_lo_, p_hi_, p_lo_, inv_p_}; }
 
  private:
   std::vector<int64_t> moduli_;

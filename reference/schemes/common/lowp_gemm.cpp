@@ -1,5 +1,7 @@
 #include "schemes/common/lowp_gemm.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -7,8 +9,10 @@
 #include <type_traits>
 
 #include "common/error.hpp"
+#include "exact/integer_gemm.hpp"
 #include "formats/decode.hpp"
 #include "mma/gemm.hpp"
+#include "mma/op_names.hpp"
 #include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes {
@@ -23,8 +27,7 @@ std::string hex32(uint32_t bits) {
 FormatId element_format(LowpFormat f) { return f == LowpFormat::E2M1 ? FormatId::E2M1 : FormatId::E4M3; }
 
 std::vector<std::string> int8_ops(bool a_signed, bool b_signed) {
-  const std::string types = std::string(a_signed ? "s8" : "u8") + "." + (b_signed ? "s8" : "u8");
-  return {"mma.sync.aligned.m16n8k32.row.col.s32." + types + ".s32", "tcgen05.mma.cta_group::1.kind::i8." + types};
+  return {mma::op_name::mma_sync_int8(a_signed, b_signed), mma::op_name::tcgen05_i8(a_signed, b_signed)};
 }
 
 std::vector<std::string> preferred_ops(LowpFormat f) {
@@ -32,12 +35,10 @@ std::vector<std::string> preferred_ops(LowpFormat f) {
     case LowpFormat::Int8:
       return int8_ops(true, true);
     case LowpFormat::E4M3:
-      return {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
-              "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32",
-              "tcgen05.mma.cta_group::1.kind::f8f6f4.e4m3.e4m3", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3"};
+      return {mma::op_name::mma_sync_fp8("e4m3"), mma::op_name::mma_sync_f8f6f4("e4m3"), mma::op_name::tcgen05_f8f6f4("e4m3"),
+              mma::op_name::wgmma_fp8("e4m3")};
     case LowpFormat::E2M1:
-      return {"mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32",
-              "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1"};
+      return {mma::op_name::mma_sync_f8f6f4("e2m1"), mma::op_name::tcgen05_f8f6f4("e2m1")};
   }
   return {};
 }
@@ -118,7 +119,7 @@ void LowpGemm::encode(const T* x, size_t rows, size_t k, size_t row_stride, size
   out.resize(rows * kp);
   constexpr size_t kBlock = 16;  // rows encoded together: a transposing read touches one line per column
   bool bad = false;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(|| : bad)
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) reduction(|| : bad)
   for (size_t r0 = 0; r0 < rows; r0 += kBlock) {
     const size_t r1 = std::min(rows, r0 + kBlock);
     for (size_t c = 0; c < k; ++c)
@@ -153,6 +154,17 @@ void LowpGemm::run_into(size_t m, size_t n, size_t k, const T* a, const T* b, bo
   else encode(b, n, k, 1, n, kp, threads, encoded_b_);
   mma::gemm_into(spec_, {m, n, kp, encoded_a_, encoded_b_, {}, {}, {}}, d, {.threads = threads});
 }
+
+template <typename T>
+std::vector<uint8_t> LowpGemm::encode_line(const T* x, size_t stride, size_t k) const {
+  const size_t step = static_cast<size_t>(spec_.k), kp = (k + step - 1) / step * step;
+  std::vector<uint8_t> out;
+  encode(x, 1, k, 0, stride, kp, 1, out);
+  return out;
+}
+
+template std::vector<uint8_t> LowpGemm::encode_line(const int8_t*, size_t, size_t) const;
+template std::vector<uint8_t> LowpGemm::encode_line(const int16_t*, size_t, size_t) const;
 
 std::vector<uint32_t> LowpGemm::run(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b, int threads) const {
   std::vector<uint32_t> d(m * n);
@@ -197,42 +209,25 @@ const mma::InstructionSpec& scheme_int8_instruction(const std::string& arch_name
 template <typename T>
 size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns,
                        std::span<const uint32_t> c, const std::string& label, StageReport& report) {
-  size_t wrong = 0;
   // INT8 operands are read with the instruction's signedness (u8: the byte's unsigned value).
   const bool int8 = g.format() == LowpFormat::Int8;
-  const bool ua = int8 && !g.spec().a_signed, ub = int8 && !g.spec().b_signed;
-  auto value = [](T v, bool as_unsigned) { return as_unsigned ? int16_t(uint8_t(v)) : int16_t(v); };
-  // A and B by columns as int16 with the signedness applied, then the exact sums in parallel (the
-  // comparison after, in element order, for a deterministic report). |products| < 2^16, so int32
-  // partial sums over 2^14 terms cannot overflow.
-  std::vector<int16_t> at(m * k), bt(n * k);
-  for (size_t v = 0; v < m * k; ++v) at[v] = value(a[v], ua);
-  for (size_t j = 0; j < n; ++j)
-    for (size_t kk = 0; kk < k; ++kk) bt[j * k + kk] = value(b_columns ? b[j * k + kk] : b[kk * n + j], ub);
+  auto type = [&](bool is_signed) {
+    if constexpr (std::is_same_v<T, int16_t>) return IntegerType::S16;
+    return int8 && !is_signed ? IntegerType::U8 : IntegerType::S8;
+  };
   std::vector<int64_t> exact(m * n);
-  constexpr size_t kChunk = size_t{1} << 14;
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      int64_t sum = 0;
-      for (size_t k0 = 0; k0 < k; k0 += kChunk) {
-        int32_t partial = 0;
-        for (size_t kk = k0; kk < std::min(k, k0 + kChunk); ++kk) partial += int32_t{at[i * k + kk]} * bt[j * k + kk];
-        sum += partial;
-      }
-      exact[i * n + j] = sum;
-    }
-  for (size_t i = 0; i < m; ++i) {
-    const int64_t* row = &exact[i * n];
-    for (size_t j = 0; j < n; ++j) {
-      const int64_t got = g.integer_output(c[i * n + j]);
-      if (got == row[j]) continue;
-      ++wrong;
-      report.violate(label + " C" + index3(0, i, j) + " = " +
-                     (got == kNotInteger ? "a non-integer (bits " + hex32(c[i * n + j]) + ")" : std::to_string(got)) +
-                     ", exact " + std::to_string(row[j]));
-    }
+  exact_integer_gemm(m, n, k, {a, type(g.spec().a_signed), k, 1},
+                     {b, type(g.spec().b_signed), b_columns ? 1 : n, b_columns ? k : 1}, exact.data());
+  size_t wrong = 0;
+  for (size_t v = 0; v < m * n; ++v) {
+    const int64_t got = g.integer_output(c[v]);
+    if (got == exact[v]) continue;
+    ++wrong;
+    report.violate(label + " C" + index3(0, v / n, v % n) + " = " +
+                   (got == kNotInteger ? "a non-integer (bits " + hex32(c[v]) + ")" : std::to_string(got)) +
+                   ", exact " + std::to_string(exact[v]));
   }
+  if (wrong) report.note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
   return wrong;
 }
 

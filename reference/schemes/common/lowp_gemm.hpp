@@ -50,11 +50,15 @@ class LowpGemm {
   // `b_columns` stored column by column (n x k, the layout the instruction takes). K is padded
   // with zeros to the instruction's K. std::logic_error for a value without an exact encoding (a
   // scheme bug). The encoded operands live in buffers this object reuses: one LowpGemm runs one
-  // GEMM at a time.
+  // GEMM at a time. threads <= 0: OpenMP's default.
   template <typename T>
   void run_into(size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns, int threads, std::span<uint32_t> d) const;
   // The same into a fresh vector, B row-major.
   std::vector<uint32_t> run(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b, int threads) const;
+  // `k` values x[0], x[stride], ... encoded as the instruction's operand bytes, padded with zeros
+  // to a multiple of its K (one output element's row of A or column of B).
+  template <typename T>
+  std::vector<uint8_t> encode_line(const T* x, size_t stride, size_t k) const;
   // The integer sum an output stands for (E2M1: 4x the FP32 value); kNotInteger otherwise.
   int64_t integer_output(uint32_t bits) const;
   // The value of an output in the same units (4x the FP32 value for E2M1), exact in a double;
@@ -74,8 +78,9 @@ class LowpGemm {
 };
 
 // The full check of one low-precision GEMM (operands as run_into takes them): each output equal
-// to the exact integer product of its operands. Every mismatch is a violation of `report`, the first named with `label`, the element,
-// the value the model gave and the exact one. Returns the number of wrong elements.
+// to the exact integer product of its operands. Every mismatch is a violation of `report`, the
+// first named with `label`, the element, the value the model gave and the exact one; a GEMM with
+// mismatches adds the note "<label>: W of M elements not exact". Returns W.
 template <typename T>
 size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns,
                        std::span<const uint32_t> c, const std::string& label, StageReport& report);

@@ -39,7 +39,7 @@ void line(const double* x, size_t count, size_t stride, int& shift, float& lg) {
 
 }  // namespace
 
-Scaling choose_scaling(const Matrix<double>& a, const Matrix<double>& b, double log2_product) {
+Scaling choose_scaling(MatrixView<double> a, MatrixView<double> b, double log2_product) {
   Scaling s;
   s.row_shift.resize(a.rows);
   s.col_shift.resize(b.cols);

@@ -29,7 +29,7 @@ struct Scaling {
   int bits_eff = kBits;
   int gain = 0;
 };
-Scaling choose_scaling(const Matrix<double>& a, const Matrix<double>& b, double log2_product);
+Scaling choose_scaling(MatrixView<double> a, MatrixView<double> b, double log2_product);
 
 struct Rounded {
   double value = 0;  // A~, an integer held exactly

@@ -1,125 +1,103 @@
 #include "schemes/ozaki2/scheme.hpp"
 
-#include <omp.h>
-
-#include <chrono>
-
 #include "common/error.hpp"
 #include "schemes/ozaki2/rare.hpp"
 #include "schemes/ozaki2/stages.hpp"
+#include "schemes/pipeline/runner.hpp"
 #include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes {
 namespace {
 
-size_t moduli_count(const Ozaki2Options& o, size_t k) {
-  if (o.moduli) return o.moduli;
-  return o.variant == Ozaki2Variant::Rare ? rare::default_moduli(k) : ozaki2_family(o.variant).default_count;
-}
+using namespace ozaki2;
 
-void check_inputs(const std::vector<const Matrix<double>*>& a, const std::vector<const Matrix<double>*>& b, const Ozaki2Options& o) {
+void require_options(const Ozaki2Options& o, size_t k, size_t parts) {
   const Ozaki2Family& f = ozaki2_family(o.variant);
-  const size_t count = moduli_count(o, a[0]->cols);
-  if (a[0]->cols != b[0]->rows)
-    throw InputError(f.scheme + ": A is " + std::to_string(a[0]->rows) + "x" + std::to_string(a[0]->cols) + " but B is " +
-                     std::to_string(b[0]->rows) + "x" + std::to_string(b[0]->cols));
+  const size_t count = ozaki2_moduli_count(o, k);
   if (count < 2 || count > f.moduli.size())
     throw InputError(f.scheme + ": --moduli must be 2.." + std::to_string(f.moduli.size()) + ", got " + std::to_string(count));
-  if (a[0]->cols > ozaki2_max_k(o.variant))
-    throw InputError(f.scheme + ": K = " + std::to_string(a[0]->cols) + " exceeds the bound " + std::to_string(ozaki2_max_k(o.variant)) +
+  if (k > ozaki2_max_k(o.variant))
+    throw InputError(f.scheme + ": K = " + std::to_string(k) + " exceeds the bound " + std::to_string(ozaki2_max_k(o.variant)) +
                      " under which one low-precision GEMM per limb pair stays exact (docs/proofs.md)");
-  const char* names[] = {"A", "A (imaginary part)", "B", "B (imaginary part)"};
-  for (size_t s = 0; s < a.size(); ++s) require_finite(*a[s], f.scheme.c_str(), names[s]);
-  for (size_t s = 0; s < b.size(); ++s) require_finite(*b[s], f.scheme.c_str(), names[2 + s]);
+  if (parts == 2 && o.variant == Ozaki2Variant::Rare) throw InputError("rare: --complex is not part of fp64-emu's scheme (use ozaki2-int8)");
+}
+
+std::vector<std::unique_ptr<Stage>> stages_of(const std::shared_ptr<const Setup>& s) {
+  std::vector<std::unique_ptr<Stage>> v;
+  if (s->rare) {
+    v.push_back(std::make_unique<RareScale>(s));
+    v.push_back(std::make_unique<Round>(s));
+  } else {
+    if (s->o.mode == ScalingMode::Accurate) v.push_back(std::make_unique<Bound>(s));
+    v.push_back(std::make_unique<Scale>(s));
+    v.push_back(std::make_unique<Truncate>(s));
+  }
+  v.push_back(std::make_unique<Residues>(s));
+  if (!s->int8) v.push_back(std::make_unique<Split>(s));
+  v.push_back(std::make_unique<Gemm>(s));
+  v.push_back(std::make_unique<Reduce>(s));
+  if (s->rare) v.push_back(std::make_unique<Correction>(s));
+  if (s->S == 2) v.push_back(std::make_unique<Complex>(s));
+  v.push_back(std::make_unique<CrtStage>(s));
+  v.push_back(std::make_unique<Unscale>(s));
+  return v;
+}
+
+nlohmann::json options_of(const Ozaki2Options& o, const Setup& s) {
+  nlohmann::json j = {{"arch", o.arch}, {"crt", to_string(o.crt)}};
+  if (!o.op.empty()) j["op"] = o.op;
+  if (o.moduli) j["moduli"] = o.moduli;
+  if (!s.rare) j["mode"] = to_string(o.mode);
+  if (s.S == 2) j["complex"] = true;
+  return j;
 }
 
 }  // namespace
 
-size_t ozaki2_max_k(Ozaki2Variant v) {
-  return v == Ozaki2Variant::Fp8 ? 65536 : v == Ozaki2Variant::Fp4 ? 116509 : 131071;
+size_t ozaki2_max_k(Ozaki2Variant v) { return v == Ozaki2Variant::Fp8 ? 65536 : v == Ozaki2Variant::Fp4 ? 116509 : 131071; }
+
+size_t ozaki2_moduli_count(const Ozaki2Options& o, size_t k) {
+  if (o.moduli) return o.moduli;
+  return o.variant == Ozaki2Variant::Rare ? rare::default_moduli(k) : ozaki2_family(o.variant).default_count;
 }
 
-namespace ozaki2 {
-
-Context::Context(const Ozaki2Options& options, size_t rows, size_t depth, size_t cols, SchemeResult& result, TraceWriter* t)
-    : o(options),
-      family(ozaki2_family(options.variant)),
-      lowp(scheme_instruction(options.arch, family.format, options.op, family.scheme), family.format),
-      N(moduli_count(options, depth)),
-      m(rows),
-      k(depth),
-      n(cols),
-      products(make_products(options.variant, N, depth)),
-      moduli([&] {
-        std::vector<int64_t> v;
-        for (const auto& p : products) v.push_back(p->modulus());
-        return v;
-      }()),
-      crt(moduli),
-      cheap(options.verify != Verify::None),
-      full(options.verify == Verify::Full),
-      int8(family.format == LowpFormat::Int8),
-      rare(options.variant == Ozaki2Variant::Rare),
-      threads(options.threads > 0 ? options.threads : omp_get_max_threads()),
-      r(result),
-      trace(t) {}
-
-}  // namespace ozaki2
+Scheme ozaki2_scheme(const Ozaki2Options& o, size_t m, size_t n, size_t k, size_t parts) {
+  require_options(o, k, parts);
+  const auto setup = std::make_shared<const Setup>(o, m, n, k, parts);
+  Scheme s;
+  s.name = setup->family.scheme;
+  s.options = options_of(o, *setup);
+  s.resolved = {{"moduli", setup->moduli}, {"instruction", setup->lowp.spec().op}};
+  s.m = m, s.n = n, s.k = k, s.parts = parts;
+  s.stages = stages_of(setup);
+  for (const auto& st : s.stages) s.low_precision_gemms += st->gemms();
+  s.result = {Unscale::kName, "c"};
+  s.exact_by_design = o.crt != CrtVariant::DoubleDouble;  // the double-double reconstruction is approximate
+  const std::string scheme = s.name;
+  s.check_inputs = [scheme, m, n, k, parts](const Arrays& in) {
+    const char* names[2][2] = {{"A", "A (imaginary part)"}, {"B", "B (imaginary part)"}};
+    for (size_t p = 0; p < parts; ++p) {
+      require_finite(part_of(in.get({kInputStage, "a"}), p, m, k), scheme.c_str(), names[0][p]);
+      require_finite(part_of(in.get({kInputStage, "b"}), p, k, n), scheme.c_str(), names[1][p]);
+    }
+  };
+  return s;
+}
 
 SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const Ozaki2Options& o, TraceWriter* trace) {
-  check_inputs({&a}, {&b}, o);
-  const auto t_start = std::chrono::steady_clock::now();
-  SchemeResult r;
-  ozaki2::Context c(o, a.rows, a.cols, b.cols, r, trace);
-  ozaki2::Converted x = ozaki2::convert(c, {&a}, {&b});
-  std::vector<int64_t> correction;
-  Buffer<int16_t> residues;
-  {  // Each intermediate is released once nothing after needs it, before the CRT allocates.
-    const ozaki2::Planes p = ozaki2::residues(c, x);
-    x.a.clear(), x.b.clear();
-    residues = ozaki2::modular_products(c, p, {{0, 0}}, x, correction);
-  }
-  std::vector<Matrix<double>> out;
-  ozaki2::reconstruct(c, residues, 1, x, correction, out);
-  r.c = std::move(out[0]);
-  r.pipeline_seconds = seconds_since(t_start);
-  // The double-double reconstruction is approximate by design: never exact.
-  finish_run(r, a, b, r.c.data, o.crt != CrtVariant::DoubleDouble, o.threads, t_start);
-  return r;
+  require_product_shapes(a.rows, a.cols, b.rows, b.cols, ozaki2_family(o.variant).scheme);
+  const Scheme s = ozaki2_scheme(o, a.rows, b.cols, a.cols, 1);
+  return run_scheme(s, input_arrays({a}, {b}), {.verify = o.verify, .threads = o.threads, .trace = trace});
 }
 
 SchemeResult run_ozaki2_complex(const Matrix<double>& a_re, const Matrix<double>& a_im, const Matrix<double>& b_re,
                                 const Matrix<double>& b_im, const Ozaki2Options& o, TraceWriter* trace) {
   const std::string& scheme = ozaki2_family(o.variant).scheme;
-  if (o.variant == Ozaki2Variant::Rare) throw InputError("rare: --complex is not part of fp64-emu's scheme (use ozaki2-int8)");
   if (a_re.rows != a_im.rows || a_re.cols != a_im.cols || b_re.rows != b_im.rows || b_re.cols != b_im.cols)
     throw InputError(scheme + ": real and imaginary parts differ in shape");
-  check_inputs({&a_re, &a_im}, {&b_re, &b_im}, o);
-  const auto t_start = std::chrono::steady_clock::now();
-  SchemeResult r;
-  ozaki2::Context c(o, a_re.rows, a_re.cols, b_re.cols, r, trace);
-  ozaki2::Converted x = ozaki2::convert(c, {&a_re, &a_im}, {&b_re, &b_im});
-  std::vector<int64_t> correction;
-  Buffer<int16_t> residues;
-  {  // Each intermediate is released once nothing after needs it, before the CRT allocates.
-    const ozaki2::Planes p = ozaki2::residues(c, x);
-    x.a.clear(), x.b.clear();
-    // 3M: per modulus A_re B_re, A_im B_im and (A_re + A_im)(B_re + B_im).
-    const Buffer<int16_t> products = ozaki2::modular_products(c, p, {{0, 0}, {1, 1}, {2, 2}}, x, correction);
-    residues = ozaki2::combine_3m(c, p, products);
-  }
-  std::vector<Matrix<double>> out;
-  ozaki2::reconstruct(c, residues, 2, x, correction, out);
-  r.c = std::move(out[0]);
-  r.c_imag = std::move(out[1]);
-  r.pipeline_seconds = seconds_since(t_start);
-  // Measured against the exact complex product: [A_re -A_im; A_im A_re] [B_re; B_im] stacks
-  // Re C over Im C.
-  const StackedComplex s = stack_complex(a_re, a_im, b_re, b_im);
-  std::vector<double> computed(r.c.data);
-  computed.insert(computed.end(), r.c_imag.data.begin(), r.c_imag.data.end());
-  finish_run(r, s.a, s.b, computed, o.crt != CrtVariant::DoubleDouble, o.threads, t_start);
-  return r;
+  require_product_shapes(a_re.rows, a_re.cols, b_re.rows, b_re.cols, scheme);
+  const Scheme s = ozaki2_scheme(o, a_re.rows, b_re.cols, a_re.cols, 2);
+  return run_scheme(s, input_arrays({a_re, a_im}, {b_re, b_im}), {.verify = o.verify, .threads = o.threads, .trace = trace});
 }
 
 }  // namespace ozref::schemes

@@ -1,11 +1,16 @@
-// Ozaki scheme II (ozaki2-int8, ozaki2-fp8, ozaki2-fp4) as named stages:
-//   scale      row and column power-of-two shifts (fast or accurate mode)
+// Ozaki scheme II (ozaki2-int8, ozaki2-fp8, ozaki2-fp4, and rare: fp64-emu's form) as named stages
+// (stages.hpp, one file each):
+//   bound      (accurate scaling) the bound GEMM C_hi = |A|'|B|' of the scaled magnitudes
+//   scale      row and column power-of-two shifts (fast, accurate, gemmul8-fast; rare: its own)
 //   truncate   A' = trunc(A 2^s), B' = trunc(2^t B): integers, held exactly in doubles
+//              (rare: round, nearest-even, with two correction planes)
 //   residues   balanced residues of A' and B' modulo each modulus
 //   split      (fp8, fp4) each residue written as the limbs its modulus's GEMMs multiply
 //   gemm       the low-precision GEMMs of every modulus through the MMA model of --arch
-//   reduce     (int8) each INT32 output reduced to its balanced residue (the kernel's Barrett)
+//   reduce     (int8, rare) each INT32 output reduced to its balanced residue (the kernel's Barrett)
 //   recombine  (fp8, fp4) the weighted sum of a modulus's GEMM outputs, reduced mod m
+//   correction (rare) the two correction GEMMs
+//   complex    (complex runs) the 3M combination of the three plane products
 //   crt        the integer C' from its residues (exact, Garner, or GEMMul8's double-double)
 //   unscale    C = C' 2^-(s_i + t_j), rounded to FP64
 // How each variant splits and recombines: modular_product.hpp. Each stage verifies its contract
@@ -17,6 +22,7 @@
 #include "schemes/common/crt.hpp"
 #include "schemes/ozaki2/modular_product.hpp"
 #include "schemes/ozaki2/scaling.hpp"
+#include "schemes/pipeline/scheme.hpp"
 #include "schemes/stage_report.hpp"
 #include "trace/trace.hpp"
 
@@ -24,7 +30,7 @@ namespace ozref::schemes {
 
 struct Ozaki2Options {
   Ozaki2Variant variant = Ozaki2Variant::Int8;
-  size_t moduli = 0;     // the first N of the variant's list; 0: its default (int8 16, fp8 14, fp4 19)
+  size_t moduli = 0;     // the first N of the variant's list; 0: its default (int8 16, fp8 14, fp4 19, rare by K)
   std::string arch = "ideal";
   std::string op;        // the low-precision instruction; empty: the architecture's first choice
   ScalingMode mode = ScalingMode::Accurate;
@@ -37,10 +43,15 @@ struct Ozaki2Options {
 // 16: K 16^2 <= 2^24 keeps an FP32 sum exact); fp4 116509 (digits of at most 12, products in
 // quarters: 144 K <= 2^24). `ozref prove` derives each (exact_k.*, int32.ozaki2_int8.k).
 size_t ozaki2_max_k(Ozaki2Variant v);
+// The number of moduli a run uses: --moduli, else the variant's default (rare: by K, as fp64-emu).
+size_t ozaki2_moduli_count(const Ozaki2Options& o, size_t k);
 
-// Runs the scheme on finite FP64 matrices; InputError for NaN or infinity, N outside 2..(list
-// size), K beyond the variant's bound, or an architecture without the variant's instruction.
-// `trace` may be null.
+// The scheme for an m x k by k x n product of `parts` parts (2: complex, 3M); InputError for N
+// outside 2..(list size), K beyond the variant's bound, an architecture without the variant's
+// instruction, or a complex rare.
+Scheme ozaki2_scheme(const Ozaki2Options& options, size_t m, size_t n, size_t k, size_t parts);
+
+// Runs the scheme on finite FP64 matrices (InputError for NaN or infinity); `trace` may be null.
 SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const Ozaki2Options& options,
                         TraceWriter* trace);
 

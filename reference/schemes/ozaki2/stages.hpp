@@ -1,71 +1,118 @@
-// The stages of the Ozaki-II pipeline (scheme.hpp lists them), shared by the real run and the
-// complex (3M) run: a real run has one matrix per side, one residue plane and one plane product per
-// modulus; a complex run has the real and imaginary parts, the planes re, im and re + im (formed
-// in residue arithmetic), the three plane products re*re, im*im, sum*sum and a 3M combination.
+// The stages of the Ozaki-II pipeline (scheme.hpp lists them; docs/schemes.md has each contract
+// and array). One class per stage, each in the file of its name: bound.cpp, scale.cpp,
+// truncate.cpp, residues.cpp, split.cpp, gemm.cpp, reduce.cpp (reduce and recombine),
+// complex.cpp, crt.cpp, unscale.cpp; rare's own: rare_scale.cpp, round.cpp, correction.cpp.
 #pragma once
-#include <memory>
-#include <utility>
-#include <vector>
-
-#include "common/buffer.hpp"
-#include "schemes/common/crt.hpp"
-#include "schemes/ozaki2/scheme.hpp"
+#include "schemes/ozaki2/setup.hpp"
 
 namespace ozref::schemes::ozaki2 {
 
-struct Context {
-  Context(const Ozaki2Options& options, size_t m, size_t k, size_t n, SchemeResult& r, TraceWriter* trace);
-  Ozaki2Options o;
-  const Ozaki2Family& family;
-  LowpGemm lowp;
-  size_t N, m, k, n;
-  std::vector<std::unique_ptr<ModularProduct>> products;
-  std::vector<int64_t> moduli;
-  Crt crt;
-  bool cheap, full, int8, rare;
-  int threads;
-  SchemeResult& r;
-  TraceWriter* trace;
+// accurate mode: the bound GEMM C_hi = |A|' |B|' of the magnitudes scaled and rounded up.
+class Bound final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "bound";
+  std::string_view name() const override { return kName; }
+  size_t gemms() const override { return 1; }
+  std::optional<GemmElement> gemm_element(const Arrays& in, const Arrays& out, std::string_view array, size_t flat) const override;
 };
 
-// scale and truncate (rare: round): the integer matrices, one or two per side (the runs release
-// them once their residues exist), and the shifts.
-struct Converted {
-  std::vector<Matrix<double>> a, b;
-  std::vector<int> row_shift, col_shift;
-  int bits_eff = 0;                         // rare
-  std::vector<int8_t> hi_a, q_a, hi_b, q_b;  // rare's correction planes
+// The row and column shifts (fast, accurate, gemmul8-fast): a free choice, checked through
+// truncate's CRT bound.
+class Scale final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "scale";
+  std::string_view name() const override { return kName; }
+  StageKind kind() const override { return StageKind::Choice; }
+  bool has_contract() const override { return false; }  // checked where used: truncate
 };
-Converted convert(Context& c, const std::vector<const Matrix<double>*>& a, const std::vector<const Matrix<double>*>& b);
 
-// residues: A's (N, planes, m, k) and B's by columns, (N, planes, n, k) (the layout the GEMMs
-// take; a trace writes B's as (N, planes, k, n)); planes 1 (real) or 3 (re, im, re + im). Held as
-// int8_t when every modulus is at most 256 (int8, rare, fp4: half the memory, and INT8 GEMMs
-// take them as they are), else as int16_t.
-struct Planes {
-  size_t count = 1;
-  bool narrow = false;
-  Buffer<int8_t> a8, b8;
-  Buffer<int16_t> a16, b16;
-  // f(a, b) on the planes in use.
-  template <typename F>
-  decltype(auto) visit(F&& f) const {
-    return narrow ? f(a8, b8) : f(a16, b16);
-  }
+class Truncate final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "truncate";
+  std::string_view name() const override { return kName; }
 };
-Planes residues(Context& c, const Converted& x);
 
-// split, gemm and reduce/recombine: the residue of each plane product (a plane, b plane) modulo
-// every modulus, (N, products, m, n). rare adds its two correction GEMMs into `correction`.
-Buffer<int16_t> modular_products(Context& c, const Planes& p, const std::vector<std::pair<size_t, size_t>>& pairs,
-                                      const Converted& x, std::vector<int64_t>& correction);
+class Residues final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "residues";
+  std::string_view name() const override { return kName; }
+};
 
-// complex: the 3M combination re = T1 - T2, im = T3 - T1 - T2 of the products (N, 3, m, n) into
-// (N, 2, m, n).
-Buffer<int16_t> combine_3m(Context& c, const Planes& p, const Buffer<int16_t>& products);
+// fp8, fp4: each residue as its modulus's limbs, modulus by modulus.
+class Split final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "split";
+  std::string_view name() const override { return kName; }
+  size_t batches() const override { return s_->N; }
+};
 
-// crt and unscale for each of `outputs` residue sets (N, outputs, m, n) into `out`.
-void reconstruct(Context& c, const Buffer<int16_t>& residues, size_t outputs, const Converted& x,
-                 const std::vector<int64_t>& correction, std::vector<Matrix<double>>& out);
+class Gemm final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "gemm";
+  std::string_view name() const override { return kName; }
+  size_t batches() const override { return s_->N; }
+  Verify checked_from() const override { return Verify::Full; }
+  size_t gemms() const override { return s_->term_base[s_->N] * s_->Q; }
+  std::optional<GemmElement> gemm_element(const Arrays& in, const Arrays& out, std::string_view array, size_t flat) const override;
+};
+
+// reduce (int8, rare: one GEMM output per residue) and recombine (fp8, fp4: a weighted sum of
+// several): the balanced residue of each plane product.
+class Reduce final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kReduce = "reduce", kRecombine = "recombine";
+  std::string_view name() const override { return s_->int8 ? kReduce : kRecombine; }
+  size_t batches() const override { return s_->N; }
+};
+
+// The 3M combination of a complex run.
+class Complex final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "complex";
+  std::string_view name() const override { return kName; }
+};
+
+class CrtStage final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "crt";
+  std::string_view name() const override { return kName; }
+  StageKind kind() const override;  // dd: Rounding (its sums' order is the kernel's choice)
+};
+
+class Unscale final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "unscale";
+  std::string_view name() const override { return kName; }
+};
+
+// rare (fp64-emu): its scaling with one global gain, its nearest-even conversion with the two
+// correction planes, and the two correction GEMMs.
+class RareScale final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "scale";
+  std::string_view name() const override { return kName; }
+  StageKind kind() const override { return StageKind::Choice; }
+  bool has_contract() const override { return false; }  // checked where used: round
+};
+
+class Round final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "round";
+  std::string_view name() const override { return kName; }
+};
+
+class Correction final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "correction";
+  std::string_view name() const override { return kName; }
+  Verify checked_from() const override { return Verify::Full; }
+  size_t gemms() const override { return 2; }
+  std::optional<GemmElement> gemm_element(const Arrays& in, const Arrays& out, std::string_view array, size_t flat) const override;
+};
+
+// The stage that produced the residues of the plane products (reduce or recombine, or complex).
+ArrayRef reduced_products(const Setup& s);
+// The integer stage before the residues: truncate, or round for rare.
+std::string_view integers_stage(const Setup& s);
 
 }  // namespace ozref::schemes::ozaki2

@@ -1,0 +1,125 @@
+// residues: the balanced residues of A' and B' modulo every modulus, A's by rows (N x P x m x k)
+// and B's by columns (N x P x n x k, the layout of the GEMMs' B operand). A complex run has three
+// planes per modulus: re, im and re + im (formed in residue arithmetic, as a kernel forms them).
+// rare extracts them with fp64-emu's three-limb arithmetic.
+#include <algorithm>
+#include <cmath>
+
+#include "schemes/common/residue.hpp"
+#include "schemes/ozaki2/rare.hpp"
+#include "schemes/ozaki2/stages.hpp"
+#include "schemes/pipeline/parallel_check.hpp"
+#include "schemes/stage_tools.hpp"
+
+namespace ozref::schemes::ozaki2 {
+namespace {
+
+const char* plane_name(size_t planes, size_t p) {
+  static const char* names[] = {"re", "im", "re+im"};
+  return planes == 1 ? "" : names[p];
+}
+
+// A' mod m for an integer held in a double, apart from the extraction under test: int64
+// remainders below 2^63 (where the bound keeps the scaled integers), fmod above.
+int64_t remainder_of(double v, int64_t m) { return std::fabs(v) < 0x1p63 ? int64_t(v) % m : int64_t(std::fmod(v, double(m))); }
+
+// The residues of one side: `lines` lines of k integers per part (A's rows; B's columns, gathered
+// kGroup at a time from its rows, one cache line per row), in pieces of kLen that stay in L1
+// while every modulus reads them, into out[((t * P + plane) * lines + line) * k + kk].
+template <typename T>
+void fill(const Setup& s, const double* x, bool columns, size_t lines, int bits_eff, T* out) {
+  constexpr size_t kLen = 2048, kGroup = 8;
+  const size_t N = s.N, P = s.P, k = s.k, count = lines * k, groups = (lines + kGroup - 1) / kGroup, pieces = (k + kLen - 1) / kLen;
+#pragma omp parallel for schedule(static) collapse(2)
+  for (size_t group = 0; group < groups; ++group)
+    for (size_t piece = 0; piece < pieces; ++piece) {
+      const size_t l0 = group * kGroup, l1 = std::min(lines, l0 + kGroup), k0 = piece * kLen, len = std::min(kLen, k - k0);
+      thread_local std::vector<double> tile;      // (part, line, element)
+      thread_local std::vector<int16_t> residues;  // (part, modulus, element) of one line
+      tile.resize(2 * kGroup * kLen), residues.resize(3 * N * kLen);
+      if (columns)
+        for (size_t p = 0; p < s.S; ++p)
+          for (size_t kk = 0; kk < len; ++kk)
+            for (size_t l = l0; l < l1; ++l) tile[(p * kGroup + l - l0) * kLen + kk] = x[p * count + (k0 + kk) * lines + l];
+      auto plane = [&](size_t p, size_t t) { return &residues[(p * N + t) * len]; };
+      for (size_t l = l0; l < l1; ++l) {
+        for (size_t p = 0; p < s.S; ++p) {
+          const double* in = columns ? &tile[(p * kGroup + l - l0) * kLen] : x + p * count + l * k + k0;
+          if (!s.rare) {
+            balanced_residues(in, len, s.moduli, plane(p, 0));
+            continue;
+          }
+          for (size_t t = 0; t < N; ++t)  // fp64-emu's three-limb extraction
+            for (size_t v = 0; v < len; ++v) plane(p, t)[v] = int16_t(rare::limb_residue(in[v], bits_eff, s.moduli[t]));
+        }
+        for (size_t t = 0; t < N; ++t) {
+          if (P == 3)
+            for (size_t v = 0; v < len; ++v) plane(2, t)[v] = int16_t(balanced_residue(int64_t(plane(0, t)[v]) + plane(1, t)[v], s.moduli[t]));
+          for (size_t pl = 0; pl < P; ++pl) std::copy(plane(pl, t), plane(pl, t) + len, &out[(t * P + pl) * count + l * k + k0]);
+        }
+      }
+    }
+}
+
+template <typename T>
+void check(const Setup& s, const double* x, const T* res, size_t lines, bool columns, const char* name, StageReport& report) {
+  const size_t count = lines * s.k, per_modulus = s.P * count;
+  parallel_check(s.N * per_modulus, report, [&](size_t v0, size_t v1, StageReport& part) {
+    for (size_t at = v0; at < v1; ++at) {
+      const size_t t = at / per_modulus, pl = at / count % s.P, v = at % count;
+      const int64_t m = s.moduli[t];
+      const size_t line = v / s.k, kk = v % s.k, in = columns ? kk * lines + line : v;  // row-major in the input
+      const int64_t got = res[at];
+      const int64_t rem = pl < 2 ? remainder_of(x[pl * count + in], m) : remainder_of(x[in], m) + remainder_of(x[count + in], m);
+      if (got < -(m / 2) || got > (m - 1) / 2 || (rem - got) % m != 0)
+        part.violate(std::string(name) + index3(pl, columns ? kk : line, columns ? line : kk) + " " + plane_name(s.P, pl) +
+                     " residue " + std::to_string(got) + " mod " + std::to_string(m));
+    }
+  });
+}
+
+}  // namespace
+
+std::vector<ArrayRef> Residues::inputs() const {
+  const std::string_view from = integers_stage(*s_);
+  std::vector<ArrayRef> r = {{from, "a"}, {from, "b"}};
+  if (s_->rare) r.push_back({Scale::kName, "bits_eff"});
+  return r;
+}
+
+std::vector<ArraySpec> Residues::outputs() const {
+  const Setup& s = *s_;
+  return {{"a", s.residue_dtype(), {s.moduli_axis(), s.planes_axis(), {"m", s.m}, {"k", s.k}}, {}},
+          {"b", s.residue_dtype(), {s.moduli_axis(), s.planes_axis(), {"n", s.n}, {"k", s.k}}, {}}};
+}
+
+void Residues::compute(const Arrays& in, Arrays& out, size_t) const {
+  const Setup& s = *s_;
+  const std::string_view from = integers_stage(s);
+  const int bits_eff = s.rare ? in.data<int32_t>({Scale::kName, "bits_eff"})[0] : 0;
+  const double *a = in.data<double>({from, "a"}), *b = in.data<double>({from, "b"});
+  if (s.narrow) {
+    fill(s, a, false, s.m, bits_eff, out.data<int8_t>(ref("a")));
+    fill(s, b, true, s.n, bits_eff, out.data<int8_t>(ref("b")));
+  } else {
+    fill(s, a, false, s.m, bits_eff, out.data<int16_t>(ref("a")));
+    fill(s, b, true, s.n, bits_eff, out.data<int16_t>(ref("b")));
+  }
+}
+
+// Contract (cheap): every plane in the balanced range and congruent to its integer (re + im: to
+// the sum of the two integers).
+void Residues::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageReport& report) const {
+  const Setup& s = *s_;
+  const std::string_view from = integers_stage(s);
+  const double *a = in.data<double>({from, "a"}), *b = in.data<double>({from, "b"});
+  if (s.narrow) {
+    check(s, a, out.data<int8_t>(ref("a")), s.m, false, "A'", report);
+    check(s, b, out.data<int8_t>(ref("b")), s.n, true, "B'", report);
+  } else {
+    check(s, a, out.data<int16_t>(ref("a")), s.m, false, "A'", report);
+    check(s, b, out.data<int16_t>(ref("b")), s.n, true, "B'", report);
+  }
+}
+
+}  // namespace ozref::schemes::ozaki2

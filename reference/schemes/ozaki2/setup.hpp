@@ -1,0 +1,57 @@
+// What every Ozaki-II stage of one run shares, resolved once from the options and the shape: the
+// moduli and their modular products, the CRT, the low-precision GEMM, and the axes of the arrays.
+//   S  parts: 1 (real) or 2 (complex: re, im)
+//   P  residue planes per modulus: 1, or 3 for a complex run (re, im, re + im)
+//   Q  plane products per modulus: 1, or 3 for the 3M product (re re, im im, sum sum)
+//   L  limb rows: the limbs of every modulus (split), G: the GEMM outputs of every modulus
+#pragma once
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "schemes/common/crt.hpp"
+#include "schemes/ozaki2/scheme.hpp"
+#include "schemes/pipeline/stage.hpp"
+
+namespace ozref::schemes::ozaki2 {
+
+struct Setup {
+  Setup(const Ozaki2Options& options, size_t m, size_t n, size_t k, size_t parts);
+  Ozaki2Options o;
+  const Ozaki2Family& family;
+  LowpGemm lowp;
+  size_t N, m, n, k, S, P, Q;
+  std::vector<std::pair<size_t, size_t>> pairs;  // the Q plane products (a plane, b plane)
+  std::vector<std::unique_ptr<ModularProduct>> products;
+  std::vector<int64_t> moduli;
+  Crt crt;
+  bool int8, rare, narrow;  // narrow: every residue fits int8 (moduli <= 256)
+  // Per modulus t (size N + 1): its first limb, its first GEMM term.
+  std::vector<size_t> limb_base, term_base;
+
+  DType residue_dtype() const { return narrow ? DType::I1 : DType::I2; }
+  DType gemm_dtype() const { return int8 ? DType::I4 : DType::F4; }
+  long double log2_bound() const;  // L = log2 P - 2: sum |A'||B'| <= 2^L <= P/4
+  size_t crt_words() const;        // 64-bit words holding any C' in (-P/2, P/2] (at least 2)
+  Axis moduli_axis() const { return {"N", N}; }
+  Axis parts_axis() const { return {"2", S, true}; }
+  Axis planes_axis() const { return {"3", P, true}; }
+  Axis products_axis() const { return {"3", Q, true}; }
+  std::vector<size_t> moduli_batches() const;  // one leading row per modulus
+  std::string modulus_label(size_t t) const;   // "modulus 443"
+};
+
+// Part s (0: re, 1: im) of a stage array of `parts` matrices of rows x cols.
+inline MatrixView<double> part_of(const Tensor& x, size_t s, size_t rows, size_t cols) {
+  return {x.as<double>() + s * rows * cols, rows, cols};
+}
+
+// What the scaling measures (it takes absolute values): the input itself, or for a complex run
+// |re| + |im| rounded up.
+struct Magnitudes {
+  Matrix<double> owned;
+  MatrixView<double> view;
+};
+Magnitudes magnitudes(const Tensor& x, size_t parts, size_t rows, size_t cols);
+
+}  // namespace ozref::schemes::ozaki2

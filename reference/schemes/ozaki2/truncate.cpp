@@ -1,0 +1,92 @@
+// truncate: the integers A' = trunc(A 2^s_i) by rows and B' = trunc(2^t_j B) by columns, held
+// exactly in doubles. Its check carries the scheme's exactness condition, the CRT bound
+// sum_k |A'_ik| |B'_kj| < P/2.
+#include <cmath>
+
+#include "common/vector_clones.hpp"
+#include "schemes/ozaki2/crt_bound.hpp"
+#include "schemes/ozaki2/stages.hpp"
+#include "schemes/pipeline/parallel_check.hpp"
+#include "schemes/stage_tools.hpp"
+
+namespace ozref::schemes::ozaki2 {
+namespace {
+
+// trunc(x * scale) for a row of A (one scale) and for a row of B (a scale per column).
+OZREF_VECTOR_CLONES void truncate_scaled(const double* x, size_t count, double scale, double* out) {
+  for (size_t v = 0; v < count; ++v) out[v] = std::trunc(x[v] * scale);
+}
+OZREF_VECTOR_CLONES void truncate_scaled(const double* x, size_t count, const double* scale, double* out) {
+  for (size_t v = 0; v < count; ++v) out[v] = std::trunc(x[v] * scale[v]);
+}
+
+// A' = trunc(A 2^s_i) (m x k) in parallel; ldexp where a shift leaves the normal powers of two.
+void truncate_rows(const double* a, size_t m, size_t k, const int* shift, double* out) {
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < m; ++i) {
+    if (const double scale = normal_power_of_two(shift[i]); scale != 0)
+      truncate_scaled(&a[i * k], k, scale, &out[i * k]);
+    else
+      for (size_t kk = 0; kk < k; ++kk) out[i * k + kk] = std::trunc(std::ldexp(a[i * k + kk], shift[i]));
+  }
+}
+
+// B' = trunc(2^t_j B) (k x n) in parallel.
+void truncate_columns(const double* b, size_t k, size_t n, const int* shift, double* out) {
+  std::vector<double> scale(n);
+  bool normal = true;
+  for (size_t j = 0; j < n; ++j) normal = normal && (scale[j] = normal_power_of_two(shift[j])) != 0;
+#pragma omp parallel for schedule(static)
+  for (size_t kk = 0; kk < k; ++kk) {
+    if (normal)
+      truncate_scaled(&b[kk * n], n, scale.data(), &out[kk * n]);
+    else
+      for (size_t j = 0; j < n; ++j) out[kk * n + j] = std::trunc(std::ldexp(b[kk * n + j], shift[j]));
+  }
+}
+
+}  // namespace
+
+std::string_view integers_stage(const Setup& s) { return s.rare ? Round::kName : Truncate::kName; }
+
+std::vector<ArrayRef> Truncate::inputs() const {
+  return {{kInputStage, "a"}, {kInputStage, "b"}, {Scale::kName, "row_shift"}, {Scale::kName, "col_shift"}};
+}
+
+std::vector<ArraySpec> Truncate::outputs() const {
+  const Setup& s = *s_;
+  return {{"a", DType::F8, {s.parts_axis(), {"m", s.m}, {"k", s.k}}, {}},
+          {"b", DType::F8, {s.parts_axis(), {"k", s.k}, {"n", s.n}}, {}}};
+}
+
+void Truncate::compute(const Arrays& in, Arrays& out, size_t) const {
+  const Setup& s = *s_;
+  const int* row = in.data<int32_t>({Scale::kName, "row_shift"});
+  const int* col = in.data<int32_t>({Scale::kName, "col_shift"});
+  for (size_t p = 0; p < s.S; ++p) {
+    truncate_rows(in.data<double>({kInputStage, "a"}) + p * s.m * s.k, s.m, s.k, row, out.data<double>(ref("a")) + p * s.m * s.k);
+    truncate_columns(in.data<double>({kInputStage, "b"}) + p * s.k * s.n, s.k, s.n, col, out.data<double>(ref("b")) + p * s.k * s.n);
+  }
+}
+
+// Contract (cheap): each integer is the scaled input truncated (recomputed in 80-bit arithmetic,
+// where x 2^s is exact), and the CRT bound holds.
+void Truncate::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageReport& report) const {
+  const Setup& s = *s_;
+  const int* row = in.data<int32_t>({Scale::kName, "row_shift"});
+  const int* col = in.data<int32_t>({Scale::kName, "col_shift"});
+  auto check = [&](const char* name, const double* x, const double* got, size_t rows, size_t cols, bool by_row, const int* shift) {
+    parallel_check(s.S * rows * cols, report, [&](size_t v0, size_t v1, StageReport& part) {
+      for (size_t v = v0; v < v1; ++v) {
+        const size_t p = v / (rows * cols), i = v / cols % rows, j = v % cols;
+        const long double want = std::trunc(std::ldexp(static_cast<long double>(x[v]), by_row ? shift[i] : shift[j]));
+        if (got[v] != want) part.violate(std::string(name) + index3(p, i, j) + " = " + std::to_string(got[v]) + " is not the integer of the scaled input");
+      }
+    });
+  };
+  check("A'", in.data<double>({kInputStage, "a"}), out.data<double>(ref("a")), s.m, s.k, true, row);
+  check("B'", in.data<double>({kInputStage, "b"}), out.data<double>(ref("b")), s.k, s.n, false, col);
+  check_crt_bound(s, out.data<double>(ref("a")), out.data<double>(ref("b")), report);
+}
+
+}  // namespace ozref::schemes::ozaki2

@@ -1,0 +1,26 @@
+// A subject supplies a stage's outputs in place of the CPU compute: a GPU twin of the stage
+// (device/stages/), or the arrays of a trace folder written by any kernel (trace/trace_subject.hpp).
+// The runner allocates the outputs (filled with a canary), lets the subject write them, checks them
+// against the stage's contract and, where the stage is a function of its inputs, compares them bit
+// for bit with the CPU compute.
+#pragma once
+#include <string>
+
+#include "schemes/pipeline/stage.hpp"
+
+namespace ozref::schemes {
+
+class Subject {
+ public:
+  virtual ~Subject() = default;
+  virtual std::string name() const = 0;  // "trace my-kernel/", "gpu (NVIDIA H200)"
+  // Whether this subject supplies the stage's outputs; the CPU's are used for the others.
+  virtual bool provides(const Stage& stage) const = 0;
+  // Writes every element of each of the stage's outputs in `out` from the inputs in `in`.
+  virtual void compute(const Stage& stage, const Arrays& in, Arrays& out) = 0;
+  // Whether its floating-point stages (StageKind::Rounding) follow ozref's order of operations, so
+  // that they too must match the CPU bit for bit (the GPU twins do; a trace's kernel need not).
+  virtual bool follows_rounding_order() const { return false; }
+};
+
+}  // namespace ozref::schemes

@@ -1,0 +1,130 @@
+#include "schemes/registry.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "schemes/int8_on_fp4/scheme.hpp"
+#include "schemes/ozaki1/scheme.hpp"
+#include "schemes/ozaki2/scheme.hpp"
+
+namespace ozref::schemes {
+namespace {
+
+Scheme ozaki2_entry(Ozaki2Variant v, const SchemeOptions& x, size_t m, size_t n, size_t k) {
+  Ozaki2Options o;
+  o.variant = v;
+  o.moduli = x.moduli;
+  o.arch = x.arch;
+  o.op = x.op;
+  if (!x.mode.empty()) o.mode = parse_scaling(x.mode);
+  if (!x.crt.empty()) o.crt = parse_crt(x.crt);
+  return ozaki2_scheme(o, m, n, k, x.complex ? 2 : 1);
+}
+
+Scheme ozaki1_entry(bool fp4, const SchemeOptions& x, size_t m, size_t n, size_t k) {
+  Ozaki1Options o;
+  o.variant = fp4 ? Ozaki1Variant::Fp4 : Ozaki1Variant::Int8;
+  if (!x.slicing.empty()) {
+    if (x.slicing != "ozimmu" && x.slicing != "cublas") throw InputError("unknown --slicing '" + x.slicing + "' (known: ozimmu, cublas)");
+    if (x.slicing == "cublas") o.variant = Ozaki1Variant::Int8Cublas;
+  }
+  o.slices = x.slices;
+  o.arch = x.arch;
+  if (!x.accumulate.empty()) o.accumulation = parse_accumulation(x.accumulate);
+  return ozaki1_scheme(o, m, n, k, x.complex ? 2 : 1);
+}
+
+Scheme int8_on_fp4_entry(const SchemeOptions& x, size_t m, size_t n, size_t k) {
+  Int8OnFp4Options o;
+  o.arch = x.arch;
+  o.op = x.op;
+  return int8_on_fp4_scheme(o, m, n, k);
+}
+
+template <typename T>
+T field(const nlohmann::json& j, const char* key, const std::string& where, bool (nlohmann::json::*is)() const noexcept, const char* type) {
+  if (!(j.at(key).*is)()) throw InputError(where + ": option \"" + key + "\" must be " + type);
+  return j.at(key).get<T>();
+}
+
+}  // namespace
+
+nlohmann::json SchemeOptions::to_json() const {
+  nlohmann::json j = {{"arch", arch}};
+  for (auto [key, value] : {std::pair{"op", &op}, {"mode", &mode}, {"crt", &crt}, {"slicing", &slicing}, {"accumulate", &accumulate}})
+    if (!value->empty()) j[key] = *value;
+  if (moduli) j["moduli"] = moduli;
+  if (slices) j["slices"] = slices;
+  if (complex) j["complex"] = true;
+  return j;
+}
+
+SchemeOptions SchemeOptions::from_json(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) throw InputError(where + ": \"options\" must be an object");
+  SchemeOptions o;
+  for (const auto& item : j.items()) {
+    const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture one in a lambda
+    const std::pair<const char*, std::string*> texts[] = {{"arch", &o.arch}, {"op", &o.op}, {"mode", &o.mode}, {"crt", &o.crt},
+                                                          {"slicing", &o.slicing}, {"accumulate", &o.accumulate}};
+    const auto text = std::find_if(std::begin(texts), std::end(texts), [&](const auto& t) { return key == t.first; });
+    if (text != std::end(texts)) *text->second = field<std::string>(j, text->first, where, &nlohmann::json::is_string, "a string");
+    else if (key == "moduli") o.moduli = field<size_t>(j, "moduli", where, &nlohmann::json::is_number_unsigned, "a positive integer");
+    else if (key == "slices") o.slices = field<size_t>(j, "slices", where, &nlohmann::json::is_number_unsigned, "a positive integer");
+    else if (key == "complex") o.complex = field<bool>(j, "complex", where, &nlohmann::json::is_boolean, "true or false");
+    else throw InputError(where + ": unknown option \"" + key + "\"");
+  }
+  return o;
+}
+
+std::vector<std::string> SchemeOptions::given() const {
+  std::vector<std::string> names;
+  const nlohmann::json all = to_json();
+  for (const auto& [key, value] : all.items())
+    if (key != "arch" && key != "complex") names.push_back(key);
+  return names;
+}
+
+const std::vector<SchemeEntry>& scheme_registry() {
+  using namespace std::placeholders;
+  static const std::vector<SchemeEntry> all = {
+      {"ozaki2-int8", "Ozaki scheme II on INT8 (GEMMul8's moduli; 3M complex)", {"op", "moduli", "mode", "crt"}, true,
+       std::bind(ozaki2_entry, Ozaki2Variant::Int8, _1, _2, _3, _4)},
+      {"ozaki2-fp8", "Ozaki scheme II on FP8 e4m3 (square and Karatsuba moduli; 3M complex)", {"op", "moduli", "mode", "crt"}, true,
+       std::bind(ozaki2_entry, Ozaki2Variant::Fp8, _1, _2, _3, _4)},
+      {"ozaki2-fp4", "Ozaki scheme II on FP4 e2m1 (two-limb base-13 moduli; 3M complex)", {"op", "moduli", "mode", "crt"}, true,
+       std::bind(ozaki2_entry, Ozaki2Variant::Fp4, _1, _2, _3, _4)},
+      {"rare", "fp64-emu's Ozaki-II on INT8 with correction GEMMs", {"op", "moduli", "crt"}, false,
+       std::bind(ozaki2_entry, Ozaki2Variant::Rare, _1, _2, _3, _4)},
+      {"ozaki1-int8", "Ozaki scheme I on INT8 (ozIMMU or cuBLAS-style slices; 4M complex)", {"slices", "slicing", "accumulate"}, true,
+       std::bind(ozaki1_entry, false, _1, _2, _3, _4)},
+      {"ozaki1-fp4", "Ozaki scheme I on FP4 e2m1 (base-13 digits; 4M complex)", {"slices", "accumulate"}, true,
+       std::bind(ozaki1_entry, true, _1, _2, _3, _4)},
+      {"int8-on-fp4", "an INT8 GEMM reproduced by nine FP4 GEMMs", {"op"}, false, int8_on_fp4_entry},
+  };
+  return all;
+}
+
+const SchemeEntry& find_scheme(const std::string& name) {
+  std::string known;
+  for (const SchemeEntry& e : scheme_registry()) {
+    if (name == e.name) return e;
+    known += (known.empty() ? "" : ", ") + e.name;
+  }
+  throw InputError("scheme '" + name + "' is not implemented (implemented: " + known + ")");
+}
+
+Scheme build_scheme(const std::string& name, const SchemeOptions& options, size_t m, size_t n, size_t k) {
+  const SchemeEntry& e = find_scheme(name);
+  for (const std::string& option : options.given())
+    if (std::find(e.takes.begin(), e.takes.end(), option) == e.takes.end())
+      throw InputError(name + " takes no --" + option);
+  if (options.complex && !e.complex) {
+    std::string with;
+    for (const SchemeEntry& other : scheme_registry())
+      if (other.complex) with += (with.empty() ? "" : ", ") + other.name;
+    throw InputError("--complex is implemented for " + with + " (3M for ozaki2, 4M for ozaki1), not " + name);
+  }
+  return e.build(options, m, n, k);
+}
+
+}  // namespace ozref::schemes

@@ -1,0 +1,47 @@
+// The registry of schemes: for each, its name, what it is, the options it takes, whether it has a
+// complex form, and how to resolve it for one run. `ozref run`, `ozref verify-trace`, the fuzzers
+// and the benchmarks build their schemes here; a trace's manifest records the options so that the
+// same scheme can be rebuilt from it.
+#pragma once
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "schemes/pipeline/scheme.hpp"
+
+namespace ozref::schemes {
+
+// A scheme run's options by their command-line names; empty or 0: not given (the scheme's default).
+struct SchemeOptions {
+  std::string arch = "ideal";
+  std::string op, mode, crt, slicing, accumulate;
+  size_t moduli = 0, slices = 0;
+  bool complex = false;
+
+  // The options given, as a manifest records them.
+  nlohmann::json to_json() const;
+  // From a manifest's "options" object; InputError naming `where` and the field for unknown keys
+  // and wrong types.
+  static SchemeOptions from_json(const nlohmann::json& j, const std::string& where);
+  // The names of the options given besides arch and complex ("moduli", "mode", ...).
+  std::vector<std::string> given() const;
+};
+
+struct SchemeEntry {
+  std::string name;
+  std::string summary;
+  std::vector<std::string> takes;  // the options it takes besides arch
+  bool complex = false;            // a complex (--complex) form exists
+  std::function<Scheme(const SchemeOptions&, size_t m, size_t n, size_t k)> build;
+};
+
+const std::vector<SchemeEntry>& scheme_registry();
+// InputError naming the known schemes for an unknown name.
+const SchemeEntry& find_scheme(const std::string& name);
+// The scheme resolved for an m x k by k x n product (of complex matrices with options.complex);
+// InputError for an option the scheme does not take, --complex where it has no complex form, or
+// an option value it refuses.
+Scheme build_scheme(const std::string& name, const SchemeOptions& options, size_t m, size_t n, size_t k);
+
+}  // namespace ozref::schemes

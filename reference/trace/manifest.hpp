@@ -1,0 +1,41 @@
+// Reading a trace folder's manifest.json, validated before anything is allocated or opened: every
+// field has the type the format says, every array names a plain file inside the folder (no
+// directories, no "..", ending in .npy), no stage or array appears twice. Each array is read only
+// when asked for, and checked against what the manifest says of it (dtype, shape, FNV-1a hash).
+// Problems are InputErrors naming the file and the field.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/npy.hpp"
+
+namespace ozref {
+
+struct ManifestArray {
+  std::string name, file;
+  DType dtype = DType::F8;
+  std::vector<size_t> shape;
+  std::optional<uint64_t> hash;  // fnv1a64 of the array's bytes (C order, little-endian)
+};
+
+struct ManifestStage {
+  std::string name;
+  std::vector<ManifestArray> arrays;
+  const ManifestArray* find(const std::string& array) const;
+};
+
+struct Manifest {
+  std::string dir, path;  // the trace folder and its manifest.json
+  nlohmann::json json;    // the whole manifest (scheme, options, shape, ...)
+  std::vector<ManifestStage> stages;
+  const ManifestStage* find(const std::string& stage) const;
+};
+
+Manifest read_manifest(const std::string& dir);
+// The array's .npy file, checked against the manifest's dtype, shape and hash.
+NpyArray read_trace_array(const Manifest& m, const ManifestStage& stage, const ManifestArray& array);
+
+}  // namespace ozref
