@@ -1,16 +1,23 @@
 #include "cli/operands.hpp"
 
 #include "common/error.hpp"
+#include "common/memory_budget.hpp"
 #include "io/npy.hpp"
 
 namespace ozref::cli {
+namespace {
+std::string shape_text(const Matrix<double>& m) { return std::to_string(m.rows) + "x" + std::to_string(m.cols); }
+}  // namespace
+
+double exact_product_bytes(size_t rows, size_t cols) { return double(rows) * double(cols) * (8 + 8 + 1 + 4); }
 
 Operands load_operands(const std::string& a_path, const std::string& b_path) {
   Operands ops{matrix_from_npy(read_npy(a_path), a_path), matrix_from_npy(read_npy(b_path), b_path)};
   if (ops.a.cols != ops.b.rows)
-    throw InputError("shapes do not agree: A (" + a_path + ") is " + std::to_string(ops.a.rows) +
-                     "x" + std::to_string(ops.a.cols) + " but B (" + b_path + ") is " +
-                     std::to_string(ops.b.rows) + "x" + std::to_string(ops.b.cols));
+    throw InputError("shapes do not agree: A (" + a_path + ") is " + shape_text(ops.a) + " but B (" + b_path + ") is " +
+                     shape_text(ops.b));
+  require_memory(exact_product_bytes(ops.a.rows, ops.b.cols) + 8.0 * double(ops.a.rows) * double(ops.b.cols),
+                 "the product of A (" + a_path + ", " + shape_text(ops.a) + ") and B (" + b_path + ", " + shape_text(ops.b) + ")");
   return ops;
 }
 

@@ -4,20 +4,42 @@
 #include <cstdio>
 
 namespace ozref::cli {
+namespace {
 
-nlohmann::json json_number(double v) {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (std::isnan(v)) return "nan";
-  return v;
+nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+std::string fixed(double v, const char* format) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
 }
+
+const char* kNoneCompared = "n/a (no element where C and E are both finite)";
+
+// A correct-bits figure in words where it is not a number (metrics.hpp gives the cases).
+std::string bits_text(double v, const char* undefined) {
+  if (std::isnan(v)) return undefined;
+  if (std::isinf(v)) return v > 0 ? "exact (no error)" : "none (reference is zero)";
+  return fixed(v, "%.2f");
+}
+
+std::string ulps_text(double v) {
+  if (std::isnan(v)) return kNoneCompared;
+  if (std::isinf(v)) return "more than the FP64 range";
+  return fixed(v, "%.3g");
+}
+
+}  // namespace
 
 nlohmann::json metrics_json(const AccuracyMetrics& m) {
   return {
       {"elements", m.elements},
       {"bit_identical", m.bit_identical},
-      {"correct_bits_maxnorm", json_number(m.correct_bits_maxnorm)},
-      {"correct_bits_elementwise_min", json_number(m.correct_bits_elementwise_min)},
-      {"max_ulp_error", json_number(m.max_ulp_error)},
+      {"compared_elements", m.compared_elements},
+      {"erring_elements", m.erring_elements},
+      {"correct_bits_maxnorm", finite_or_null(m.correct_bits_maxnorm)},
+      {"correct_bits_elementwise_min", finite_or_null(m.correct_bits_elementwise_min)},
+      {"max_ulp_error", finite_or_null(m.max_ulp_error)},
       {"zero_reference_elements", m.zero_reference_elements},
       {"zero_reference_mismatches", m.zero_reference_mismatches},
       {"nan_mismatches", m.nan_mismatches},
@@ -25,24 +47,14 @@ nlohmann::json metrics_json(const AccuracyMetrics& m) {
   };
 }
 
-namespace {
-std::string bits_text(double v) {
-  if (std::isinf(v)) return v > 0 ? "exact (no error)" : "none (reference is zero)";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
-}  // namespace
-
 void print_metrics(std::ostream& out, const std::string& title, const AccuracyMetrics& m) {
-  char ulp[32];
-  std::snprintf(ulp, sizeof ulp, "%.3g", m.max_ulp_error);
   out << title << "\n"
       << "  elements                      " << m.elements << "\n"
       << "  bit-identical to round(E)     " << m.bit_identical << "\n"
-      << "  correct bits, max norm        " << bits_text(m.correct_bits_maxnorm) << "\n"
-      << "  correct bits, element-wise    " << bits_text(m.correct_bits_elementwise_min) << "\n"
-      << "  largest error in ulps         " << ulp << "\n"
+      << "  both finite (C != E)          " << m.compared_elements << " (" << m.erring_elements << ")\n"
+      << "  correct bits, max norm        " << bits_text(m.correct_bits_maxnorm, kNoneCompared) << "\n"
+      << "  correct bits, element-wise    " << bits_text(m.correct_bits_elementwise_min, "n/a (no element with a finite C and a finite nonzero E)") << "\n"
+      << "  largest error in ulps         " << ulps_text(m.max_ulp_error) << "\n"
       << "  E == 0 elements (C wrong)     " << m.zero_reference_elements << " ("
       << m.zero_reference_mismatches << ")\n"
       << "  NaN / Inf mismatches          " << m.nan_mismatches << " / " << m.infinity_mismatches

@@ -1,14 +1,16 @@
 // ozref check --a A.npy --b B.npy --c C.npy [--json]: how close C is to the exact product.
 // An f8 C is compared with the product rounded to FP64, an f4 C with it rounded to FP32.
-#include <cstring>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "cli/operands.hpp"
+#include "cli/options.hpp"
 #include "cli/report.hpp"
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
 #include "exact/exact_gemm.hpp"
 #include "exact/metrics.hpp"
+#include "io/json_text.hpp"
 #include "io/npy.hpp"
 
 namespace ozref::cli {
@@ -27,7 +29,8 @@ int run_check(const CheckArgs& args, std::ostream& out) {
     m = measure(matrix_from_npy(c, args.c).data, e);
   } else {
     std::vector<float> cf(c.elements());
-    std::memcpy(cf.data(), c.data.data(), c.data.size());
+    // std::copy, not memcpy: an empty C's data() may be null, which memcpy must not be given
+    std::copy(c.data.begin(), c.data.end(), reinterpret_cast<uint8_t*>(cf.data()));
     m = measure(cf, e);
   }
   const char* precision = c.dtype == DType::F8 ? "fp64" : "fp32";
@@ -37,7 +40,7 @@ int run_check(const CheckArgs& args, std::ostream& out) {
     j["n"] = e.cols;
     j["k"] = e.depth;
     j["c_precision"] = precision;
-    out << j.dump() << "\n";
+    out << json_text(j) << "\n";
   } else {
     out << "C = " << args.c << " (" << precision << ") against the exact product of " << args.a
         << " and " << args.b << ", m = " << e.rows << ", n = " << e.cols << ", k = " << e.depth
@@ -54,7 +57,7 @@ void add_check(CLI::App& app, Action& action) {
   verb->add_option("--b", args->b, "B, a k x n matrix (.npy, f8 or f4)")->required();
   verb->add_option("--c", args->c, "C, the m x n result to check (.npy, f8 or f4)")->required();
   verb->add_flag("--json", args->json, "one JSON object on standard output");
-  verb->add_option("--threads", args->threads, "threads (default: all)");
+  add_threads_option(verb, args->threads);
   verb->callback([args, &action] { action = [args](std::ostream& out) { return run_check(*args, out); }; });
 }
 

@@ -1,18 +1,26 @@
 // ozref demo: the built-in default problem. A random pair of matrices (seeded, printed), their
 // exact product, and a check of plain FP64 and FP32 GEMM (OpenBLAS DGEMM and SGEMM) against it.
+#include <climits>
 #include <nlohmann/json.hpp>
 
+#include "cli/operands.hpp"
+#include "cli/options.hpp"
 #include "cli/report.hpp"
 #include "cli/verbs.hpp"
 #include "common/blas.hpp"
 #include "common/distributions.hpp"
+#include "common/memory_budget.hpp"
 #include "exact/exact_gemm.hpp"
 #include "exact/metrics.hpp"
-
+#include "io/json_text.hpp"
 
 namespace ozref::cli {
 
 int run_demo(const DemoArgs& args, std::ostream& out) {
+  // A and B with their FP32 copies (float and widened), the two results, the two exact products.
+  const double inputs = double(args.m) * double(args.k) + double(args.k) * double(args.n);
+  require_memory(inputs * (8 + 4 + 8) + double(args.m) * double(args.n) * (8 + 4) + 2 * exact_product_bytes(args.m, args.n),
+                 "--m " + std::to_string(args.m) + " --n " + std::to_string(args.n) + " --k " + std::to_string(args.k));
   Rng rng(args.seed);
   const Distribution dist{Distribution::Phi, args.phi};
   const Matrix<double> a = random_matrix(args.m, args.k, dist, rng);
@@ -43,13 +51,15 @@ int run_demo(const DemoArgs& args, std::ostream& out) {
                         {"exact_slices", {e.slices_a, e.slices_b}},
                         {"dgemm", metrics_json(dgemm)},
                         {"sgemm", metrics_json(sgemm)}};
-    out << j.dump() << "\n";
+    out << json_text(j) << "\n";
     return 0;
   }
   out << "ozref demo: seed " << args.seed << ", A " << args.m << "x" << args.k << " and B "
       << args.k << "x" << args.n << " drawn from " << to_string(dist) << "\n"
-      << "exact product: " << (e.direct_path ? "direct path" : "slice path, ") << e.slices_a
-      << " x " << e.slices_b << " slices\n\n";
+      << "exact product: "
+      << (e.direct_path ? "direct path"
+                        : "slice path, " + std::to_string(e.slices_a) + " x " + std::to_string(e.slices_b) + " slices")
+      << "\n\n";
   print_metrics(out, "OpenBLAS DGEMM against the exact product (rounded to FP64)", dgemm);
   out << "\n";
   print_metrics(out, "OpenBLAS SGEMM against the exact product of the FP32 inputs (rounded to FP32)", sgemm);
@@ -59,13 +69,14 @@ int run_demo(const DemoArgs& args, std::ostream& out) {
 void add_demo(CLI::App& app, Action& action) {
   auto args = std::make_shared<DemoArgs>();
   CLI::App* verb = app.add_subcommand("demo", "the built-in default problem: exact product, and FP64/FP32 GEMM checked against it");
-  verb->add_option("--m", args->m, "rows of A")->capture_default_str();
-  verb->add_option("--n", args->n, "columns of B")->capture_default_str();
-  verb->add_option("--k", args->k, "inner dimension")->capture_default_str();
-  verb->add_option("--phi", args->phi, "spread of (rand - 0.5) * exp(phi * randn)")->capture_default_str();
-  verb->add_option("--seed", args->seed, "the PRNG seed")->capture_default_str();
+  constexpr size_t kMaxDim = INT_MAX;  // BLAS takes int dimensions
+  add_integer_option(verb, "--m", args->m, size_t{1}, kMaxDim, "rows of A")->capture_default_str();
+  add_integer_option(verb, "--n", args->n, size_t{1}, kMaxDim, "columns of B")->capture_default_str();
+  add_integer_option(verb, "--k", args->k, size_t{1}, kMaxDim, "inner dimension")->capture_default_str();
+  add_finite_option(verb, "--phi", args->phi, 0, kMaxPhi, "spread of (rand - 0.5) * exp(phi * randn)")->capture_default_str();
+  add_integer_option(verb, "--seed", args->seed, uint64_t{0}, UINT64_MAX, "the PRNG seed")->capture_default_str();
   verb->add_flag("--json", args->json, "one JSON object on standard output");
-  verb->add_option("--threads", args->threads, "threads (default: all)");
+  add_threads_option(verb, args->threads);
   verb->callback([args, &action] { action = [args](std::ostream& out) { return run_demo(*args, out); }; });
 }
 

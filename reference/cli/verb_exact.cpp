@@ -1,12 +1,15 @@
 // ozref exact --a A.npy --b B.npy --out C.npy: the exact product, rounded once to FP64.
 #include "cli/operands.hpp"
+#include "cli/options.hpp"
 #include "cli/verbs.hpp"
 #include "exact/exact_gemm.hpp"
+#include "io/atomic_file.hpp"
 #include "io/npy.hpp"
 
 namespace ozref::cli {
 
 int run_exact(const ExactArgs& args, std::ostream& out) {
+  check_output_file(args.out, "--out");  // before the work, not after it
   const Operands ops = load_operands(args.a, args.b);
   const ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = args.threads});
   Matrix<double> c(e.rows, e.cols);
@@ -22,8 +25,8 @@ void add_exact(CLI::App& app, Action& action) {
   CLI::App* verb = app.add_subcommand("exact", "the exact product of two .npy matrices, correctly rounded to FP64");
   verb->add_option("--a", args->a, "A, an m x k matrix (.npy, f8 or f4)")->required();
   verb->add_option("--b", args->b, "B, a k x n matrix (.npy, f8 or f4)")->required();
-  verb->add_option("--out", args->out, "where to write C (.npy, f8); written atomically")->required();
-  verb->add_option("--threads", args->threads, "threads (default: all)");
+  verb->add_option("--out", args->out, "where to write C (.npy, f8): a new file or a regular file to replace, written atomically")->required();
+  add_threads_option(verb, args->threads);
   verb->callback([args, &action] { action = [args](std::ostream& out) { return run_exact(*args, out); }; });
 }
 

@@ -3,10 +3,12 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "cli/gemm_replay.hpp"
+#include "cli/record_replay.hpp"
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
+#include "io/json_text.hpp"
 #include "io/mma_trace.hpp"
-#include "mma/execute.hpp"
 
 namespace ozref::cli {
 namespace {
@@ -30,6 +32,11 @@ struct Counts {
 }  // namespace
 
 int run_mma_check(const MmaCheckArgs& args, std::ostream& out) {
+  if (!args.gemm.empty()) {
+    if (!args.traces.empty()) throw InputError("--gemm replays one reproducer: give --trace or --gemm, not both");
+    return run_gemm_replay(args.gemm, args.arch, args.json, out);
+  }
+  if (args.traces.empty()) throw InputError("give --trace FILE (recorded MMA executions) or --gemm DIR (a GEMM reproducer)");
   const mma::ArchSpec& arch = mma::arch(args.arch);
   Counts total;
   std::map<std::string, Counts> by_op;
@@ -37,18 +44,8 @@ int run_mma_check(const MmaCheckArgs& args, std::ostream& out) {
   for (const std::string& path : args.traces) {
     read_mma_trace(path, [&](const MmaRecord& r) {
       const std::string where = path + ":" + std::to_string(r.line);
-      const mma::InstructionSpec* spec;
-      try {
-        spec = &mma::instruction(arch, r.op);
-      } catch (const InputError& e) {
-        throw InputError(where + ": " + e.what());
-      }
-      uint32_t expected;
-      try {
-        expected = mma::execute(*spec, {r.a, r.b, r.c, r.scale_a, r.scale_b});
-      } catch (const InputError& e) {
-        throw InputError(where + ": " + e.what());
-      }
+      const mma::InstructionSpec& spec = record_instruction(arch, r, where);
+      const uint32_t expected = replay_record(spec, r, where);
       Counts& c = by_op[r.op];
       ++c.records;
       ++total.records;
@@ -62,9 +59,9 @@ int run_mma_check(const MmaCheckArgs& args, std::ostream& out) {
       if (mismatches.size() < 20)
         mismatches.push_back({{"where", where}, {"op", r.op}, {"tag", r.tag},
                               {"a", to_hex(r.a)}, {"b", to_hex(r.b)}, {"c", to_hex32(r.c)},
-                              {"c_split", show_result(*spec, r.c)},
-                              {"expected", to_hex32(expected)}, {"expected_split", show_result(*spec, expected)},
-                              {"observed", to_hex32(r.d)}, {"observed_split", show_result(*spec, r.d)}});
+                              {"c_split", show_result(spec, r.c)},
+                              {"expected", to_hex32(expected)}, {"expected_split", show_result(spec, expected)},
+                              {"observed", to_hex32(r.d)}, {"observed_split", show_result(spec, r.d)}});
     });
   }
   if (args.json) {
@@ -73,7 +70,7 @@ int run_mma_check(const MmaCheckArgs& args, std::ostream& out) {
     j["by_op"] = nlohmann::json::object();
     for (const auto& [op, c] : by_op)
       j["by_op"][op] = {{"records", c.records}, {"matched", c.matched}, {"mismatched", c.mismatched}};
-    out << j.dump() << "\n";
+    out << json_text(j) << "\n";
   } else {
     out << "replayed against " << arch.name << " (" << arch.summary << ")\n";
     for (const auto& [op, c] : by_op)
@@ -92,8 +89,9 @@ int run_mma_check(const MmaCheckArgs& args, std::ostream& out) {
 void add_mma_check(CLI::App& app, Action& action) {
   auto args = std::make_shared<MmaCheckArgs>();
   CLI::App* verb = app.add_subcommand("mma-check", "replay recorded MMA executions (JSONL, optionally .gz) against a model");
-  verb->add_option("--trace", args->traces, "trace files (several allowed)")->required();
-  verb->add_option("--arch", args->arch, "architecture spec: ideal, sm_80, sm_89, sm_90, sm_100, sm_120")->capture_default_str();
+  verb->add_option("--trace", args->traces, "trace files (several allowed)");
+  verb->add_option("--gemm", args->gemm, "a GEMM reproducer folder (verify-trace writes them) to replay step by step");
+  verb->add_option("--arch", args->arch, "architecture spec: " + mma::arch_names_text())->capture_default_str();
   verb->add_flag("--json", args->json, "one JSON object on standard output");
   verb->callback([args, &action] { action = [args](std::ostream& out) { return run_mma_check(*args, out); }; });
 }

@@ -3,19 +3,43 @@
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli/verbs.hpp"
+#include "common/error.hpp"
+#include "io/json_text.hpp"
 #include "theorem.hpp"
 
 namespace ozref::cli {
 
+namespace {
+bool matches(const proofs::Theorem& t, const ProveArgs& args) { return t.id.find(args.only) != std::string::npos; }
+bool selected(const proofs::Theorem& t, const ProveArgs& args) { return matches(t, args) && (!t.long_running || args.long_too); }
+
+// InputError naming the pattern and the theorem families (the ids' first part) when the options
+// select no theorem.
+void require_some_selected(const ProveArgs& args) {
+  std::set<std::string> families;
+  bool long_match = false;
+  for (const proofs::Theorem& t : proofs::all_theorems()) {
+    if (selected(t, args)) return;
+    long_match = long_match || matches(t, args);
+    families.insert(t.id.substr(0, t.id.find('.')));
+  }
+  std::string names;
+  for (const std::string& f : families) names += (names.empty() ? "" : ", ") + f + ".*";
+  throw InputError("--only " + quoted_excerpt(args.only) + " selects no theorem" +
+                   (long_match ? " (those it matches are long: add --long)" : " (theorem ids: " + names + ")"));
+}
+}  // namespace
+
 int run_prove(const ProveArgs& args, std::ostream& out) {
+  require_some_selected(args);
   nlohmann::json theorems = nlohmann::json::array();
   bool all_proved = true;
   size_t ran = 0;
   for (const proofs::Theorem& t : proofs::all_theorems()) {
-    if (!args.only.empty() && t.id.find(args.only) == std::string::npos) continue;
-    if (t.long_running && !args.long_too) continue;
+    if (!selected(t, args)) continue;
     const auto t0 = std::chrono::steady_clock::now();
     proofs::Result r;
     try {
@@ -38,7 +62,7 @@ int run_prove(const ProveArgs& args, std::ostream& out) {
       if (!r.detail.empty()) out << "    " << r.detail << "\n";
     }
   }
-  if (args.json) out << nlohmann::json{{"theorems", theorems}}.dump() << "\n";
+  if (args.json) out << json_text(nlohmann::json{{"theorems", theorems}}) << "\n";
   else out << ran << " theorems, " << (all_proved ? "all proved" : "NOT all proved") << "\n";
   return ran > 0 && all_proved ? 0 : 1;
 }

@@ -46,6 +46,7 @@ struct MmaCheckArgs {
   std::vector<std::string> traces;
   std::string arch = "sm_90";
   bool json = false;
+  std::string gemm = {};  // a GEMM reproducer folder instead of traces
 };
 // Exit 0 only when records > 0 and none mismatched; 1 when some mismatched or none were read.
 int run_mma_check(const MmaCheckArgs& args, std::ostream& out);
@@ -85,17 +86,18 @@ namespace ozref::cli {
 
 struct RunArgs {
   std::string scheme = "ozaki2-int8";
-  size_t moduli = 0;   // ozaki2-*: 0 is the variant's default
-  size_t slices = 0;   // ozaki1-*: 0 is the variant's default
-  std::string accumulate = "exact";
-  std::string slicing = "ozimmu";  // ozaki1-int8: ozimmu or cublas
+  // The scheme's options; empty or 0: not given (the scheme's default). A scheme refuses the
+  // options it does not take.
+  size_t moduli = 0, slices = 0;
+  std::string accumulate, slicing, mode, crt;
   std::string arch = "ideal";
   std::string op;      // low-precision instruction; empty: the architecture's first choice
   size_t m = 128, n = 128, k = 1024;
+  bool shape_given = false;  // --m, --n or --k on the command line (refused with --a/--b)
   std::string a, b;  // .npy inputs instead of generated ones
   std::string dist = "phi:1";
   uint64_t seed = 1;
-  std::string mode = "accurate", crt = "exact", verify;  // verify: default by size
+  std::string verify;  // default by size
   std::string dump, out;
   bool complex = false;  // ozaki2-* (3M), ozaki1-* (4M)
   bool json = false;
@@ -113,5 +115,30 @@ struct DiffArgs {
 // Exit 0 when the traces are identical bit for bit, 1 at the first divergence.
 int run_diff(const DiffArgs& args, std::ostream& out);
 void add_diff(CLI::App& app, Action& action);
+
+struct VerifyTraceArgs {
+  std::string dir;
+  std::string a, b;         // the scheme's inputs, when the trace holds none
+  std::string verify;       // default by size, as run
+  std::string reproducers;  // default: DIR/reproducers
+  bool json = false;
+  int threads = 0;
+};
+// Exit 0 when every stage verifies and every stage the trace holds that is a function of its
+// inputs equals the CPU's recomputation bit for bit; 1 otherwise; InputError for a malformed
+// trace.
+int run_verify_trace(const VerifyTraceArgs& args, std::ostream& out);
+void add_verify_trace(CLI::App& app, Action& action);
+
+struct LockstepArgs {
+  RunArgs run;                   // the scheme, its options and operands, as `run` takes them
+  std::string lockstep = "resync";  // or "free"
+  std::string gemm = "mma";      // or "cublaslt"
+  std::string fault;             // --plant-fault <stage>.<array>
+};
+// Exit 0 when every stage verifies and every compared stage is bit-identical, 1 otherwise, 77 with
+// a message when no GPU is present (or ozref was built without CUDA); InputError for bad input.
+int run_lockstep(const LockstepArgs& args, std::ostream& out);
+void add_lockstep(CLI::App& app, Action& action);
 
 }  // namespace ozref::cli

@@ -29,6 +29,8 @@ Distribution parse_distribution(const std::string& text) {
   } else if (name == "phi") {
     d.kind = Distribution::Phi;
     d.parameter = number();
+    if (!(d.parameter >= 0 && d.parameter <= kMaxPhi))  // NaN fails both
+      throw InputError("distribution '" + text + "': phi must be in [0, " + std::to_string(int(kMaxPhi)) + "]");
   } else if (name == "integers") {
     d.kind = Distribution::Integers;
     d.parameter = number();

@@ -12,12 +12,17 @@
 
 namespace ozref {
 
+// The largest phi: Box-Muller draws stay below 8.6 in magnitude (53-bit uniforms), so
+// exp(64 * randn) < 2^794 keeps every generated value finite.
+constexpr double kMaxPhi = 64;
+
 struct Distribution {
   enum Kind { Randn, Uniform, Phi, Integers } kind = Phi;
   double parameter = 1.0;  // phi, or R for integers
 };
 
-Distribution parse_distribution(const std::string& text);  // InputError names a bad spelling
+// InputError naming a bad spelling, or phi outside [0, kMaxPhi] (NaN included).
+Distribution parse_distribution(const std::string& text);
 std::string to_string(const Distribution& d);
 Matrix<double> random_matrix(size_t rows, size_t cols, const Distribution& d, Rng& rng);
 

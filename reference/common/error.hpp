@@ -11,4 +11,11 @@ class InputError : public std::runtime_error {
   explicit InputError(const std::string& what) : std::runtime_error(what) {}
 };
 
+// User text as an error message quotes it: in single quotes, cut after `limit` characters (with
+// the full length), so that a 10 MB operand does not end up in the message.
+inline std::string quoted_excerpt(const std::string& text, size_t limit = 48) {
+  if (text.size() <= limit) return "'" + text + "'";
+  return "'" + text.substr(0, limit) + "...' (" + std::to_string(text.size()) + " characters)";
+}
+
 }  // namespace ozref

@@ -1,4 +1,4 @@
-// A dense row-major matrix: the one container the library passes between stages.
+// A dense row-major matrix, and a read-only view of one held elsewhere (a stage array's plane).
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -16,6 +16,19 @@ struct Matrix {
   T& operator()(size_t i, size_t j) { return data[i * cols + j]; }
   const T& operator()(size_t i, size_t j) const { return data[i * cols + j]; }
   size_t size() const { return data.size(); }
+};
+
+template <typename T>
+struct MatrixView {
+  const T* data = nullptr;
+  size_t rows = 0;
+  size_t cols = 0;
+
+  MatrixView() = default;
+  MatrixView(const T* d, size_t r, size_t c) : data(d), rows(r), cols(c) {}
+  MatrixView(const Matrix<T>& m) : data(m.data.data()), rows(m.rows), cols(m.cols) {}  // NOLINT: implicit on purpose
+  const T& operator()(size_t i, size_t j) const { return data[i * cols + j]; }
+  size_t size() const { return rows * cols; }
 };
 
 }  // namespace ozref

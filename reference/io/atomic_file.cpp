@@ -1,47 +1,122 @@
 #include "io/atomic_file.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <utility>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <vector>
 
 #include "common/error.hpp"
+#include "io/input_file.hpp"
+#include "io/temp_file_cleanup.hpp"
 
 namespace ozref {
+namespace {
 
-void write_file_atomically(const std::string& path, std::string_view bytes) {
-  std::string tmpl = path + ".tmp.XXXXXX";
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  const int fd = mkstemp(name.data());
-  if (fd < 0) throw InputError(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
+std::string named(const std::string& path, const std::string& option) {
+  return (option.empty() ? "" : option + " ") + path_text(path);
+}
+
+std::string folder_of(const std::string& path) {
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  return parent.empty() ? "." : parent;
+}
+
+// The target's status when it exists (and may be replaced); nothing when it is absent. Refuses
+// every other target (see the header).
+std::optional<struct stat> replaceable_target(const std::string& path, const std::string& option) {
+  const std::string who = named(path, option);
+  if (path.empty()) throw InputError("empty output file name" + (option.empty() ? "" : " for " + option));
+  struct stat st {};
+  const bool exists = ::lstat(path.c_str(), &st) == 0;
+  if (!exists && errno != ENOENT) throw InputError(who + ": cannot write there: " + std::strerror(errno));
+  if (exists) {
+    if (const char* kind = non_regular_kind(st.st_mode))
+      throw InputError(who + ": is " + kind + "; ozref writes only to a new path or over a regular file, and leaves this one as it is");
+    if (::access(path.c_str(), W_OK) != 0) throw InputError(who + ": the existing file is not writable");
+  }
+  const std::string folder = folder_of(path);
+  struct stat fs {};
+  if (::stat(folder.c_str(), &fs) != 0) throw InputError(who + ": its folder " + folder + " does not exist");
+  if (!S_ISDIR(fs.st_mode)) throw InputError(who + ": " + folder + " is not a folder");
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) throw InputError(who + ": its folder " + folder + " is not writable");
+  if (!exists) return std::nullopt;
+  return st;
+}
+
+std::string temp_name(const std::string& path, unsigned attempt) {
+  const uint64_t mix = (uint64_t(::getpid()) << 32) ^ uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                       (uint64_t(attempt) * 0x9e3779b97f4a7c15ULL);
+  char name[40];
+  std::snprintf(name, sizeof name, ".ozref-%016llx.tmp", static_cast<unsigned long long>(mix));
+  return folder_of(path) + "/" + name;
+}
+
+// Creates the registered temporary file; its descriptor and name.
+int create_temp(const std::string& path, std::string& name) {
+  for (unsigned attempt = 0; attempt < 64; ++attempt) {
+    name = temp_name(path, attempt);
+    const int fd = create_registered_temp_file(name);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) break;
+  }
+  throw InputError(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
+}
+
+void write_all(int fd, std::string_view bytes, const std::string& path) {
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(name.data());
-      throw InputError(path + ": write failed: " + why);
-    }
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) throw InputError(path + ": write failed: " + std::strerror(errno));
     done += static_cast<size_t>(w);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(name.data());
-    throw InputError(path + ": write failed: " + why);
+}
+
+}  // namespace
+
+void check_output_file(const std::string& path, const std::string& option) { replaceable_target(path, option); }
+
+void write_file_atomically(const std::string& path, std::string_view bytes) {
+  const std::optional<struct stat> target = replaceable_target(path, "");
+  std::string temp;
+  int fd = create_temp(path, temp);
+  try {
+    if (target) {
+      // Owner and group can only be kept by root (or a member of the group): otherwise the file
+      // becomes ours, as with any editor that saves by renaming.
+      [[maybe_unused]] const int kept_owner = ::fchown(fd, target->st_uid, target->st_gid);
+      if (::fchmod(fd, target->st_mode & 07777) != 0) throw InputError(path + ": cannot keep its mode: " + std::strerror(errno));
+    }
+    write_all(fd, bytes, path);
+    const bool synced = ::fsync(fd) == 0;
+    const bool closed = ::close(std::exchange(fd, -1)) == 0;
+    if (!synced || !closed) throw InputError(path + ": write failed: " + std::strerror(errno));
+    if (std::rename(temp.c_str(), path.c_str()) != 0)
+      throw InputError(path + ": cannot move the finished file into place: " + std::strerror(errno));
+  } catch (...) {
+    if (fd >= 0) ::close(fd);
+    ::unlink(temp.c_str());
+    unregister_temp_file(temp);
+    throw;
   }
-  ::chmod(name.data(), 0644);
-  if (std::rename(name.data(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(name.data());
-    throw InputError(path + ": cannot move the finished file into place: " + why);
-  }
+  unregister_temp_file(temp);
+}
+
+void prepare_output_folder(const std::string& path, const std::string& option) {
+  const std::string who = named(path, option);
+  if (path.empty()) throw InputError("empty folder name" + (option.empty() ? "" : " for " + option));
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) throw InputError(who + ": cannot create the folder: " + ec.message());
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) throw InputError(who + ": is not a folder");
+  if (::access(path.c_str(), W_OK | X_OK) != 0) throw InputError(who + ": the folder is not writable");
 }
 
 }  // namespace ozref

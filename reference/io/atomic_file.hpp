@@ -1,11 +1,28 @@
-// Writes a whole file or nothing: the bytes go to a temporary file beside the target, which is
-// renamed over it only once everything was written. A failure leaves no half-written file.
+// Every file ozref writes (--out C.npy, a trace's arrays and manifest) is written here, whole or
+// not at all. The rule for the target path:
+// - absent: created, with mode 0666 less the umask;
+// - a regular file that we may write: replaced, keeping its permission bits (and its owner and
+//   group where the system allows it);
+// - anything else (a symbolic link, FIFO, device, socket or folder; a read-only file): refused
+//   with an InputError naming it, and left as it is.
+// The bytes go to a temporary file `.ozref-<16 hex digits>.tmp` in the target's folder (a short
+// name, so that target names up to the file system's limit work) that is renamed over the target
+// once complete. The temporary file is removed on any failure, and on SIGINT, SIGTERM and SIGHUP
+// once the executable installed the cleanup (io/temp_file_cleanup.hpp).
 #pragma once
 #include <string>
 #include <string_view>
 
 namespace ozref {
 
+// Refuses, before any work is done, a target that write_file_atomically would refuse, or whose
+// folder is missing or not writable. `option` names it in the message (for example "--out").
+void check_output_file(const std::string& path, const std::string& option = "");
+
 void write_file_atomically(const std::string& path, std::string_view bytes);
+
+// An output folder (probe --out DIR, a trace folder): created when absent (with its parents);
+// InputError when it is not a folder (a symbolic link to a folder is one) or not writable.
+void prepare_output_folder(const std::string& path, const std::string& option = "");
 
 }  // namespace ozref

@@ -1,10 +1,10 @@
 #include "io/mma_trace.hpp"
 
-#include <zlib.h>
-
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "io/json_text.hpp"
+#include "io/line_reader.hpp"
 
 namespace ozref {
 namespace {
@@ -27,7 +27,9 @@ std::vector<uint8_t> bytes_of(const nlohmann::json& j, const char* key, const st
   std::vector<uint8_t> out(s.size() / 2);
   for (size_t i = 0; i < out.size(); ++i) {
     const int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-    if (hi < 0 || lo < 0) throw InputError(where + ": \"" + key + "\" is not hex: '" + s + "'");
+    if (hi < 0 || lo < 0)
+      throw InputError(where + ": \"" + key + "\" is not hex at digit " + std::to_string(2 * i + (hi < 0 ? 1 : 2)) + ": " +
+                       quoted_excerpt(s));
     out[i] = static_cast<uint8_t>(hi * 16 + lo);
   }
   return out;
@@ -83,44 +85,18 @@ std::string format_mma_record(const MmaRecord& r) {
   if (!r.scale_b.empty()) j["scale_b"] = to_hex(r.scale_b);
   if (!r.tag.empty()) j["tag"] = r.tag;
   if (!r.arch.empty()) j["arch"] = r.arch;
-  return j.dump();
+  return json_text(j);
 }
 
 void read_mma_trace(const std::string& path, const std::function<void(const MmaRecord&)>& visit) {
-  gzFile f = gzopen(path.c_str(), "rb");  // reads plain files too
-  if (!f) throw InputError(path + ": cannot open for reading");
+  LineReader lines(path);
   std::string line;
-  size_t number = 0;
-  char buf[1 << 16];
-  bool done = false;
-  try {
-    while (!done) {
-      line.clear();
-      // Read one line of any length.
-      while (true) {
-        if (!gzgets(f, buf, sizeof buf)) {
-          int err = 0;
-          gzerror(f, &err);
-          if (err != Z_OK && err != Z_STREAM_END) throw InputError(path + ": read failed (corrupt gzip data?)");
-          done = true;
-          break;
-        }
-        line += buf;
-        if (!line.empty() && line.back() == '\n') break;
-      }
-      if (done && line.empty()) break;
-      ++number;
-      while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-      if (line.find_first_not_of(" \t") == std::string::npos) continue;
-      MmaRecord r = parse_mma_record(line, path + ":" + std::to_string(number));
-      r.line = number;
-      visit(r);
-    }
-  } catch (...) {
-    gzclose(f);
-    throw;
+  while (lines.next(line)) {
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    MmaRecord r = parse_mma_record(line, path + ":" + std::to_string(lines.line_number()));
+    r.line = lines.line_number();
+    visit(r);
   }
-  gzclose(f);
 }
 
 }  // namespace ozref

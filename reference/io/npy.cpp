@@ -4,11 +4,10 @@
 #include <bit>
 #include <cctype>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "common/error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/input_file.hpp"
 
 namespace ozref {
 namespace {
@@ -217,14 +216,7 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
   return out;
 }
 
-NpyArray read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open for reading");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": read failed");
-  return parse_npy(buffer.str(), path);
-}
+NpyArray read_npy(const std::string& path) { return parse_npy(read_input_file(path), path); }
 
 std::string serialize_npy(const NpyArray& array) {
   std::string shape = "(";
@@ -265,7 +257,8 @@ Matrix<double> matrix_from_npy(const NpyArray& array, const std::string& name) {
                      " dimensions");
   Matrix<double> m(array.shape[0], array.shape[1]);
   if (array.dtype == DType::F8) {
-    std::memcpy(m.data.data(), array.data.data(), array.data.size());
+    // std::copy, not memcpy: an empty array's data() may be null, which memcpy must not be given
+    std::copy(array.data.begin(), array.data.end(), reinterpret_cast<uint8_t*>(m.data.data()));
   } else if (array.dtype == DType::F4) {
     for (size_t i = 0; i < m.size(); ++i) {
       float f;
@@ -285,7 +278,7 @@ NpyArray npy_from(const Matrix<T>& m, DType t) {
   a.dtype = t;
   a.shape = {m.rows, m.cols};
   a.data.resize(m.size() * sizeof(T));
-  std::memcpy(a.data.data(), m.data.data(), a.data.size());
+  std::copy_n(reinterpret_cast<const uint8_t*>(m.data.data()), a.data.size(), a.data.begin());
   return a;
 }
 }  // namespace

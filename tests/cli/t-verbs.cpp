@@ -1,5 +1,9 @@
-// The exact and check verbs end to end on files: JSON keys, exit codes, and bad input refused.
+// The exact and check verbs end to end on files: JSON keys and their types, exit codes, and bad
+// input refused.
+#include <cmath>
 #include <filesystem>
+#include <limits>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -8,21 +12,13 @@
 #include "common/error.hpp"
 #include "exact/rational_oracle.hpp"
 #include "io/npy.hpp"
+#include "cli/cli_support.hpp"
 #include "support.hpp"
+#include "workspace.hpp"
 
 using namespace ozref;
 
-namespace {
-struct Workspace {
-  std::filesystem::path dir;
-  Workspace() {
-    dir = std::filesystem::temp_directory_path() / ("ozref-cli-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-  }
-  ~Workspace() { std::filesystem::remove_all(dir); }
-  std::string path(const std::string& name) const { return (dir / name).string(); }
-};
-}  // namespace
+using test::Workspace;
 
 TEST_CASE("cli: exact writes the correctly rounded product, and check finds it bit-identical", "[cli]") {
   Workspace ws;
@@ -40,10 +36,11 @@ TEST_CASE("cli: exact writes the correctly rounded product, and check finds it b
   std::ostringstream json;
   REQUIRE(cli::run_check({ws.path("a.npy"), ws.path("b.npy"), ws.path("c.npy"), true, 0}, json) == 0);
   const auto j = nlohmann::json::parse(json.str());
-  for (const char* key : {"m", "n", "k", "elements", "bit_identical", "correct_bits_maxnorm",
-                          "correct_bits_elementwise_min", "max_ulp_error", "zero_reference_elements",
-                          "zero_reference_mismatches", "nan_mismatches"})
+  for (const char* key : {"m", "n", "k", "c_precision", "elements", "bit_identical", "compared_elements", "erring_elements",
+                          "correct_bits_maxnorm", "correct_bits_elementwise_min", "max_ulp_error", "zero_reference_elements",
+                          "zero_reference_mismatches", "nan_mismatches", "infinity_mismatches"})
     REQUIRE(j.contains(key));
+  CHECK(j.size() == 15);
   CHECK(j["m"] == 6);
   CHECK(j["k"] == 9);
   CHECK(j["bit_identical"] == 30);
@@ -89,4 +86,89 @@ TEST_CASE("cli: bad input is an error naming the file", "[cli]") {
   } catch (const InputError& e) {
     CHECK(std::string(e.what()).find("c.npy") != std::string::npos);
   }
+}
+
+namespace {
+// `check --json` of C against A = [[1, 2]], B = [[1], [1]] (E = 3, exact) or, with `nan_e`,
+// A = [[inf, 1]], B = [[0], [1]] (E = inf * 0 + 1, NaN).
+nlohmann::json check_json(const Workspace& ws, const std::vector<double>& c, bool nan_e = false) {
+  Matrix<double> a(1, 2), b(2, 1), cm(1, 1);
+  a.data = {nan_e ? std::numeric_limits<double>::infinity() : 1.0, nan_e ? 1.0 : 2.0};
+  b.data = {nan_e ? 0.0 : 1.0, 1.0};
+  cm.data = c;
+  write_npy(ws.path("a.npy"), npy_from_matrix(a));
+  write_npy(ws.path("b.npy"), npy_from_matrix(b));
+  write_npy(ws.path("c.npy"), npy_from_matrix(cm));
+  const test::CommandResult r = test::run_ozref({"check", "--json", "--a", ws.path("a.npy"), "--b", ws.path("b.npy"), "--c", ws.path("c.npy")});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  return nlohmann::json::parse(r.out);
+}
+}  // namespace
+
+TEST_CASE("cli: exact and check of empty products (m = 0) run and compare nothing", "[cli]") {
+  // Found by fuzz_cli under UBSan: an empty f4 C's data() is null, which memcpy must not be given.
+  Workspace ws;
+  write_npy(ws.path("a.npy"), npy_from_matrix(Matrix<double>(0, 2)));
+  write_npy(ws.path("b.npy"), npy_from_matrix(Matrix<double>(2, 3, 1.0)));
+  write_npy(ws.path("c.npy"), npy_from_matrix(Matrix<float>(0, 3)));
+  const test::CommandResult r = test::run_ozref({"check", "--json", "--a", ws.path("a.npy"), "--b", ws.path("b.npy"), "--c", ws.path("c.npy")});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["elements"] == 0);
+  CHECK(j["correct_bits_maxnorm"].is_null());
+  CHECK(test::run_ozref({"exact", "--a", ws.path("a.npy"), "--b", ws.path("b.npy"), "--out", ws.path("e.npy")}).code == 0);
+  CHECK(read_npy(ws.path("e.npy")).shape == std::vector<size_t>{0, 3});
+}
+
+TEST_CASE("cli: check of a C that is -inf everywhere has no correct-bits figure (null), not 'exact'", "[cli]") {
+  Workspace ws;
+  const nlohmann::json j = check_json(ws, {-std::numeric_limits<double>::infinity()});
+  CHECK(j["correct_bits_maxnorm"].is_null());
+  CHECK(j["correct_bits_elementwise_min"].is_null());
+  CHECK(j["max_ulp_error"].is_null());
+  CHECK(j["compared_elements"] == 0);
+  CHECK(j["infinity_mismatches"] == 1);
+  CHECK(j["bit_identical"] == 0);
+  const test::CommandResult text =
+      test::run_ozref({"check", "--a", ws.path("a.npy"), "--b", ws.path("b.npy"), "--c", ws.path("c.npy")});
+  CHECK(text.out.find("correct bits, max norm        n/a (no element where C and E are both finite)") != std::string::npos);
+  CHECK(text.out.find("exact (no error)") == std::string::npos);
+}
+
+TEST_CASE("cli: check counts C = inf where the exact E is NaN as a mismatch", "[cli]") {
+  Workspace ws;
+  const nlohmann::json j = check_json(ws, {std::numeric_limits<double>::infinity()}, true);
+  CHECK(j["nan_mismatches"] == 1);
+  CHECK(j["bit_identical"] == 0);
+  CHECK(j["compared_elements"] == 0);
+  CHECK(j["correct_bits_maxnorm"].is_null());
+  CHECK(check_json(ws, {std::nan("")}, true)["bit_identical"] == 1);  // NaN where E is NaN matches
+}
+
+TEST_CASE("cli: check's JSON keys keep their types from run to run (numbers or null, never strings)", "[cli]") {
+  Workspace ws;
+  const double inf = std::numeric_limits<double>::infinity();
+  // exact; one ulp off; off by a lot; C infinite; E NaN: every case that once gave "inf" strings
+  std::vector<nlohmann::json> runs = {check_json(ws, {3.0}), check_json(ws, {std::nextafter(3.0, 4.0)}), check_json(ws, {-1e300}),
+                                      check_json(ws, {-inf}), check_json(ws, {inf}, true)};
+  const std::set<std::string> nullable = {"correct_bits_maxnorm", "correct_bits_elementwise_min", "max_ulp_error"};
+  std::set<std::string> seen_null, seen_number;
+  for (const auto& [key, first] : runs[0].items())
+    for (const nlohmann::json& run : runs) {
+      INFO(key << " in " << run.dump());
+      REQUIRE(run.contains(key));
+      const nlohmann::json& v = run[key];
+      CHECK_FALSE(v.is_string() != first.is_string());
+      if (nullable.count(key)) {
+        CHECK((v.is_null() || v.is_number()));
+        (v.is_null() ? seen_null : seen_number).insert(key);
+      } else {
+        CHECK(v.type() == first.type());
+      }
+    }
+  CHECK(seen_null == nullable);  // the runs above do reach both forms of each nullable key
+  CHECK(seen_number == nullable);
+  CHECK(runs[1]["correct_bits_maxnorm"].get<double>() == Approx(51.0 + std::log2(3.0)).margin(1e-9));  // error 2^-51 against 3
 }

@@ -118,6 +118,20 @@ TEST_CASE("npy: v2 and v3 headers, Fortran order and big-endian data are read", 
   CHECK_THROWS_WITH(complex_from_npy(npy_from_matrix(Matrix<double>(1, 1, 3.0)), "x"), Catch::Contains("expected dtype c16"));
 }
 
+TEST_CASE("npy: empty matrices (a dimension of 0) convert both ways", "[io]") {
+  // Found by fuzz_cli under UBSan: an empty array's data() is null, which memcpy must not be given.
+  for (const std::vector<size_t>& shape : {std::vector<size_t>{3, 0}, {0, 3}, {0, 0}}) {
+    NpyArray a;
+    a.dtype = DType::F8;
+    a.shape = shape;
+    const Matrix<double> m = matrix_from_npy(a, "empty");
+    CHECK(m.rows == shape[0]);
+    CHECK(m.cols == shape[1]);
+    CHECK(npy_from_matrix(m).shape == shape);
+    CHECK(npy_from_matrix(Matrix<float>(shape[0], shape[1])).data.empty());
+  }
+}
+
 TEST_CASE("npy: malformed files are refused, naming the file and the problem", "[io]") {
   const std::string ok_dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }";
   const std::string data = le_doubles({1, 2, 3, 4});

@@ -1,0 +1,90 @@
+#include "cli/command_line.hpp"
+
+#include <filesystem>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli/verbs.hpp"
+#include "common/error.hpp"
+
+namespace ozref::cli {
+namespace {
+
+void add_verbs(CLI::App& app, Action& action) {
+  add_exact(app, action);
+  add_check(app, action);
+  add_demo(app, action);
+  add_mma_check(app, action);
+  add_probe(app, action);
+#if OZREF_WITH_PROOFS  // builds without Z3 (the GPU bundle) have no prove verb
+  add_prove(app, action);
+#endif
+  add_run(app, action);
+  add_diff(app, action);
+  add_verify_trace(app, action);
+  add_lockstep(app, action);
+}
+
+std::string verb_list(CLI::App& app) {
+  std::string names;
+  for (const CLI::App* verb : app.get_subcommands([](CLI::App*) { return true; }))
+    names += (names.empty() ? "" : ", ") + verb->get_name();
+  return names;
+}
+
+}  // namespace
+
+std::string failure_message(std::exception_ptr failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const InputError& e) {
+    return e.what();
+  } catch (const std::bad_alloc&) {
+    return "out of memory: the inputs or options need more memory than this machine could give";
+  } catch (const std::filesystem::filesystem_error& e) {
+    return (e.path1().empty() ? "" : e.path1().string() + ": ") + e.code().message();
+  } catch (const nlohmann::json::exception& e) {
+    return std::string("JSON: ") + e.what();
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an unexpected failure (not a std::exception)";
+  }
+}
+
+int run_command_line(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"ozref: a bit-exact reference for GEMM emulation on tensor cores"};
+  app.require_subcommand(1);
+  Action action;
+  add_verbs(app, action);
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (argc < 2) {
+    err << "ozref: error: no verb given (verbs: " << verb_list(app) << "; ozref --help describes them)\n";
+    return 2;
+  }
+  const bool is_verb = !app.get_subcommands([&](CLI::App* verb) { return verb->get_name() == first; }).empty();
+  const bool help = first == "-h" || first == "--help";
+  if (!is_verb && !help) {
+    err << "ozref: error: " << (first.starts_with("-") ? quoted_excerpt(first) + " before the verb" : "unknown verb " + quoted_excerpt(first))
+        << " (usage: ozref <verb> [options]; verbs: " << verb_list(app) << ")\n";
+    return 2;
+  }
+  const std::string who = is_verb ? "ozref " + first : "ozref";
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << who << ": error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    return action(out);
+  } catch (...) {
+    err << who << ": error: " << failure_message(std::current_exception()) << "\n";
+    return 2;
+  }
+}
+
+}  // namespace ozref::cli

@@ -1,0 +1,65 @@
+#include "cli/run_options.hpp"
+
+#include "cli/options.hpp"
+#include "common/error.hpp"
+
+namespace ozref::cli {
+namespace {
+constexpr double kFullVerifyLimit = 33554432.0;  // m * n * k up to 2^25: full verification by default
+}  // namespace
+
+void add_run_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
+  verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare")->capture_default_str();
+  add_integer_option(verb, "--moduli", args->moduli, size_t{2}, size_t{64},
+                     "ozaki2-*, rare: number of moduli (int8 2..20, default 16; fp8 2..20, default 14; fp4 2..19, default 19; rare 2..20, default by K as fp64-emu)");
+  add_integer_option(verb, "--slices", args->slices, size_t{1}, size_t{64}, "ozaki1-*: number of slices p (int8 1..9, default 4; fp4 1..16, default 15)");
+  verb->add_option("--slicing", args->slicing, "ozaki1-int8: ozimmu (signed w-bit slices, the default) or cublas (signed leading slice, unsigned bytes)");
+  verb->add_option("--accumulate", args->accumulate, "ozaki1-*: exact (the default), fp64 (as ozIMMU) or fused (int8: one INT32 accumulator per t + u)");
+  verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();
+  verb->add_option("--op", args->op, "the low-precision instruction (PTX op string; default: the architecture's first choice)");
+  for (auto [flag, value, what] : {std::tuple{"--m", &args->m, "rows of A"}, {"--n", &args->n, "columns of B"}, {"--k", &args->k, "inner dimension"}})
+    add_integer_option(verb, flag, *value, size_t{1}, size_t{2147483647}, what)->capture_default_str()->each([args](const std::string&) {
+      args->shape_given = true;
+    });
+  verb->add_option("--a", args->a, "A from a .npy file (f8 or f4) instead of generated data");
+  verb->add_option("--b", args->b, "B from a .npy file");
+  verb->add_option("--dist", args->dist, "randn, uniform, phi:X, integers:R")->capture_default_str();
+  add_integer_option(verb, "--seed", args->seed, uint64_t{0}, UINT64_MAX, "PRNG seed of the generated data")->capture_default_str();
+  verb->add_option("--mode", args->mode, "ozaki2-*: scaling: accurate (the default: one extra low-precision GEMM), fast (Cauchy-Schwarz), gemmul8-fast (GEMMul8's own formula)");
+  verb->add_option("--crt", args->crt, "ozaki2-*, rare: reconstruction: exact (the default), garner, dd");
+  verb->add_option("--verify", args->verify, "none, cheap, full (default: full up to m*n*k = 2^25, else cheap)");
+  verb->add_flag("--complex", args->complex, "complex product: ozaki2-* 3M, ozaki1-* 4M; --a/--b then hold c16 arrays, --out writes c16");
+  verb->add_flag("--json", args->json, "one JSON object on standard output");
+  add_threads_option(verb, args->threads);
+}
+
+schemes::SchemeOptions scheme_options_of(const RunArgs& a) {
+  schemes::SchemeOptions o;
+  o.arch = a.arch;
+  o.op = a.op, o.mode = a.mode, o.crt = a.crt, o.slicing = a.slicing, o.accumulate = a.accumulate;
+  o.moduli = a.moduli, o.slices = a.slices;
+  o.complex = a.complex;
+  return o;
+}
+
+SchemeInputs inputs_of(const RunArgs& args) {
+  if (args.a.empty() && args.b.empty()) return scheme_inputs_generated(args.m, args.n, args.k, args.dist, args.seed, args.complex);
+  if (args.a.empty() || args.b.empty()) throw InputError("--a and --b go together");
+  if (args.shape_given) throw InputError("--m, --n and --k are taken from --a and --b: give one or the other");
+  return scheme_inputs_from_files(args.a, args.b, args.complex);
+}
+
+schemes::Verify default_verify(size_t m, size_t n, size_t k) {
+  return double(m) * double(n) * double(k) <= kFullVerifyLimit ? schemes::Verify::Full : schemes::Verify::Cheap;
+}
+
+schemes::Verify verify_level_of(const RunArgs& args, size_t m, size_t n, size_t k) {
+  return args.verify.empty() ? default_verify(m, n, k) : schemes::parse_verify(args.verify);
+}
+
+const char* verify_name(schemes::Verify v) {
+  const char* names[] = {"none", "cheap", "full"};
+  return names[static_cast<int>(v)];
+}
+
+}  // namespace ozref::cli

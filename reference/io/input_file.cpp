@@ -1,0 +1,79 @@
+#include "io/input_file.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/error.hpp"
+#include "common/memory_budget.hpp"
+
+namespace ozref {
+const char* non_regular_kind(mode_t mode) {
+  if (S_ISREG(mode)) return nullptr;
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "an unknown kind of file";
+}
+
+std::string path_text(const std::string& path) { return path.empty() ? "'' (an empty file name)" : path; }
+
+InputFile::InputFile(const std::string& path) : path_(path) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused just below).
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd_ < 0) throw InputError(path_text(path) + ": cannot open for reading: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) {
+    const std::string why = std::strerror(errno);
+    ::close(fd_);
+    throw InputError(path + ": cannot read its status: " + why);
+  }
+  if (const char* kind = non_regular_kind(st.st_mode)) {
+    ::close(fd_);
+    throw InputError(path + ": is " + kind + ", not a regular file (ozref reads regular files only)");
+  }
+  size_ = static_cast<uint64_t>(st.st_size);
+}
+
+InputFile::~InputFile() { ::close(fd_); }
+
+size_t InputFile::read(char* buffer, size_t n) {
+  while (true) {
+    const ssize_t got = ::read(fd_, buffer, n);
+    if (got >= 0) return static_cast<size_t>(got);
+    if (errno != EINTR) throw InputError(path_ + ": read failed: " + std::strerror(errno));
+  }
+}
+
+std::string read_input_file(const std::string& path, uint64_t max_bytes) {
+  InputFile file(path);
+  const auto too_large = [&](uint64_t bytes) {
+    return InputError(path + ": " + std::to_string(bytes) + " bytes, more than the " + std::to_string(max_bytes) +
+                      " bytes ozref can hold in memory");
+  };
+  if (file.size() > max_bytes) throw too_large(file.size());
+  std::string bytes(static_cast<size_t>(file.size()), '\0');
+  size_t used = 0;
+  while (true) {  // a file may grow while it is read (or report size 0, as /proc files do)
+    if (used == bytes.size()) {
+      if (used > max_bytes) throw too_large(used);
+      bytes.resize(std::min<uint64_t>(used + std::max<size_t>(used / 2, 4096), max_bytes + 1));
+    }
+    const size_t got = file.read(bytes.data() + used, bytes.size() - used);
+    if (got == 0) break;
+    used += got;
+  }
+  if (used > max_bytes) throw too_large(used);
+  bytes.resize(used);
+  return bytes;
+}
+
+std::string read_input_file(const std::string& path) { return read_input_file(path, memory_budget()); }
+
+}  // namespace ozref
