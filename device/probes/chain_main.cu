@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "mma_kernels.cuh"
+#include "probe_tiles.hpp"
 #include "probe_util.cuh"
 
 namespace {
@@ -41,14 +42,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: mma_chain OUT_DIR\n");
     return 2;
   }
-  int dev = 0;
-  if (cudaGetDeviceCount(&dev) != cudaSuccess || dev == 0) {
-    std::fprintf(stderr, "mma_chain: no CUDA device present; nothing was run\n");
-    return 77;
-  }
   cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  const std::string arch = "sm_" + std::to_string(prop.major * 10 + prop.minor);
+  if (!probe::first_device("mma_chain", prop)) return 77;
+  const std::string arch = probe::arch_name(prop);
   for (const Chain& ch : kChains) {
     const probe::OpInfo& info = probe::op_info(ch.op);
     const int m = info.m, n = info.n, ik = info.k;

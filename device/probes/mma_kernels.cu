@@ -1,11 +1,8 @@
 #include "mma_kernels.cuh"
+#include "probe_util.cuh"
 
 namespace probe {
 namespace {
-
-__device__ uint32_t load_u32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
 
 // m16n8k32, 8-bit elements. g = lane / 4, t = lane % 4.
 template <int OP>
@@ -72,13 +69,6 @@ __global__ void mma_k16(const uint8_t* A, const uint8_t* B, const uint32_t* C, u
 #define OZREF_HAVE_WGMMA 1
 #endif
 
-// A shared-memory matrix descriptor, no swizzle: start >> 4, leading and stride byte offsets >> 4.
-__device__ uint64_t descriptor(const void* smem, uint32_t leading, uint32_t stride) {
-  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
-  return uint64_t((addr >> 4) & 0x3FFF) | uint64_t((leading >> 4) & 0x3FFF) << 16 |
-         uint64_t((stride >> 4) & 0x3FFF) << 32;
-}
-
 // m64n8k32 fp8 through wgmma: A and B in shared memory as 8-row x 16-byte core matrices, core
 // (row block r, k block kb) at byte (r * 2 + kb) * 128. The descriptors' leading byte offset is
 // the step between core matrices along K (128), the stride byte offset the step along M or N
@@ -108,7 +98,7 @@ __global__ void wgmma_k32(const uint8_t* A, const uint8_t* B, const uint32_t* C,
 #ifdef OZREF_HAVE_WGMMA
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
   __syncthreads();
-  const uint64_t da = descriptor(sa, 128, 256), db = descriptor(sb, 128, 256);
+  const uint64_t da = smem_descriptor(sa, 128, 256), db = smem_descriptor(sb, 128, 256);
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #define WGMMA(PTX)                                                                          \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n" PTX                             \

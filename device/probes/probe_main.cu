@@ -1,45 +1,35 @@
 // mma_probe: runs the tensor-core instructions of sm_90 on the GPU over targeted probes and random
 // sweeps, and writes one MMA trace record (DESIGN.md's JSON Lines) per output element.
-// Usage: mma_probe OUT_DIR [seed]. One file per instruction: OUT_DIR/<short name>.jsonl.
+// Usage: mma_probe OUT_DIR [seed]. One file per instruction: OUT_DIR/<short name>.jsonl, and
+// OUT_DIR/bf16_overflow.jsonl: bf16 mma.sync with products and sums beyond FP32's range.
 // Self-contained on purpose (CUDA runtime and libstdc++ only) so that it runs on a bare GPU host.
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "common/rng.hpp"
 #include "mma_kernels.cuh"
+#include "overflow_tiles.hpp"
+#include "probe_tiles.hpp"
 #include "probe_util.cuh"
 
 using ozref::Rng;
 
 namespace {
 
-struct Tiles {
-  int m, n, k, eb;  // eb: bytes per element
-  int count = 0;
-  Tiles(int m_, int n_, int k_, int eb_) : m(m_), n(n_), k(k_), eb(eb_) {}
-  std::vector<uint8_t> a, b;  // per tile: m*k*eb, n*k*eb (little-endian elements)
-  std::vector<uint32_t> c;    // per tile: m*n
-  std::vector<std::string> tags;
-  void add(const std::vector<uint8_t>& ta, const std::vector<uint8_t>& tb, const std::vector<uint32_t>& tc,
-           const std::string& tag) {
-    a.insert(a.end(), ta.begin(), ta.end());
-    b.insert(b.end(), tb.begin(), tb.end());
-    c.insert(c.end(), tc.begin(), tc.end());
-    tags.push_back(tag);
-    ++count;
-  }
-};
-
-uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-
-// Element generators by format. Each returns the encoding of one element.
-enum class Fmt { S8, U8, E4M3, E5M2, F16, BF16 };
+using probe::Fmt;
+using probe::Tiles;
+using probe::bias;
+using probe::exp_bits;
+using probe::f32_bits;
+using probe::frac_bits;
+using probe::make;
+using probe::put;
+using probe::width;
 
 bool is_special(Fmt f, uint32_t v) {
   switch (f) {
@@ -49,14 +39,6 @@ bool is_special(Fmt f, uint32_t v) {
     case Fmt::BF16: return (v & 0x7F80) == 0x7F80;
     default: return false;
   }
-}
-int exp_bits(Fmt f) { return f == Fmt::E4M3 ? 4 : f == Fmt::E5M2 ? 5 : f == Fmt::F16 ? 5 : 8; }
-int frac_bits(Fmt f) { return f == Fmt::E4M3 ? 3 : f == Fmt::E5M2 ? 2 : f == Fmt::F16 ? 10 : 7; }
-int bias(Fmt f) { return (1 << (exp_bits(f) - 1)) - 1; }
-int width(Fmt f) { return (f == Fmt::F16 || f == Fmt::BF16) ? 16 : 8; }
-
-uint32_t make(Fmt f, bool neg, int biased_exp, uint32_t frac) {
-  return (neg ? 1u << (width(f) - 1) : 0) | uint32_t(biased_exp) << frac_bits(f) | (frac & ((1u << frac_bits(f)) - 1));
 }
 
 // A finite element with unbiased exponent in [lo, hi] (clamped to the format), random fraction.
@@ -77,15 +59,6 @@ uint32_t random_finite(Fmt f, Rng& r) {
   }
 }
 
-// The value of an FP element (for building C values near the products' range).
-double value_of(Fmt f, uint32_t v) {
-  const bool neg = v >> (width(f) - 1);
-  const int e = int(v >> frac_bits(f)) & ((1 << exp_bits(f)) - 1);
-  const double frac = double(v & ((1u << frac_bits(f)) - 1)) / double(1 << frac_bits(f));
-  const double mag = e == 0 ? std::ldexp(frac, 1 - bias(f)) : std::ldexp(1 + frac, e - bias(f));
-  return neg ? -mag : mag;
-}
-
 uint32_t encode_int(Fmt f, int x) {  // small integers, exactly (|x| <= 16 for e4m3/e5m2 ranges used)
   if (x == 0) return 0;
   const bool neg = x < 0;
@@ -95,9 +68,6 @@ uint32_t encode_int(Fmt f, int x) {  // small integers, exactly (|x| <= 16 for e
   return make(f, neg, e + bias(f), frac);
 }
 
-void put(std::vector<uint8_t>& bytes, size_t index, int eb, uint32_t v) {
-  for (int i = 0; i < eb; ++i) bytes[index * eb + i] = uint8_t(v >> (8 * i));
-}
 
 uint32_t random_c(Rng& r, int lo, int hi) {
   if (r.below(8) == 0) return r.below(2) ? 0x80000000u : 0u;
@@ -205,7 +175,6 @@ void fp_tiles(Tiles& t, Fmt f, Rng& r, int per_class) {
     for (auto& v : c) v = f32_bits(1.875f * float(1 + r.below(4)));
     t.add(a, b, c, "probe:carry");
   }
-  (void)value_of;
 }
 
 void int_tiles(Tiles& t, bool a_signed, bool b_signed, Rng& r, int per_class) {
@@ -231,6 +200,23 @@ void int_tiles(Tiles& t, bool a_signed, bool b_signed, Rng& r, int per_class) {
   }
 }
 
+
+constexpr uint32_t kCanary = 0xA5A5A5A5u;
+
+// Every tile of `t` as instruction `op` on the device (D pre-filled with the canary): D, tile-major.
+std::vector<uint32_t> run_tiles(int op, const Tiles& t) {
+  const probe::DeviceBuffer<uint8_t> a(t.a), b(t.b);
+  const probe::DeviceBuffer<uint32_t> c(t.c), d(std::vector<uint32_t>(t.c.size(), kCanary));
+  probe::launch(op, t.count, a.ptr, b.ptr, c.ptr, d.ptr);
+  probe::finish_launch();
+  return d.copy_back(t.c.size());
+}
+
+bool report(const std::string& path, const char* ptx, const Tiles& t, const std::vector<uint32_t>& d, const std::string& arch) {
+  size_t canaries = 0;
+  return probe::write_and_report(path, ptx, t, d, arch, kCanary, canaries);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -240,14 +226,9 @@ int main(int argc, char** argv) {
   }
   const std::string out = argv[1];
   const uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 0) : 20261130;
-  int dev = 0;
   cudaDeviceProp prop{};
-  if (cudaGetDeviceCount(&dev) != cudaSuccess || dev == 0) {
-    std::fprintf(stderr, "mma_probe: no CUDA device present; nothing was run\n");
-    return 77;
-  }
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  const std::string arch = "sm_" + std::to_string(prop.major * 10 + prop.minor);
+  if (!probe::first_device("mma_probe", prop)) return 77;
+  const std::string arch = probe::arch_name(prop);
   std::printf("mma_probe: %s (%s), seed %llu\n", prop.name, arch.c_str(), (unsigned long long)seed);
   static const char* names[probe::kOpCount] = {"int8_s8s8", "int8_s8u8", "int8_u8s8", "int8_u8u8",
                                                "int8_s8s8_satfinite", "int8_s8u8_satfinite", "int8_u8s8_satfinite", "int8_u8u8_satfinite",
@@ -267,58 +248,13 @@ int main(int argc, char** argv) {
                     : op == probe::kF16 ? Fmt::F16 : Fmt::BF16;
       fp_tiles(t, f, r, per_class);
     }
-    uint8_t *da, *db;
-    uint32_t *dc, *dd;
-    CUDA_CHECK(cudaMalloc(&da, t.a.size()));
-    CUDA_CHECK(cudaMalloc(&db, t.b.size()));
-    CUDA_CHECK(cudaMalloc(&dc, t.c.size() * 4));
-    CUDA_CHECK(cudaMalloc(&dd, t.c.size() * 4));
-    CUDA_CHECK(cudaMemcpy(da, t.a.data(), t.a.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(db, t.b.data(), t.b.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dc, t.c.data(), t.c.size() * 4, cudaMemcpyHostToDevice));
-    std::vector<uint32_t> d(t.c.size());
-    {
-      CUDA_CHECK(cudaMemset(dd, 0xA5, t.c.size() * 4));  // canary
-      probe::launch(op, t.count, da, db, dc, dd);
-      CUDA_CHECK(cudaGetLastError());
-      CUDA_CHECK(cudaDeviceSynchronize());
-      CUDA_CHECK(cudaMemcpy(d.data(), dd, d.size() * 4, cudaMemcpyDeviceToHost));
-      const std::string path = out + "/" + names[op] + ".jsonl";
-      FILE* fp = std::fopen(path.c_str(), "w");
-      if (!fp) { std::perror(path.c_str()); return 3; }
-      size_t records = 0, canaries = 0;
-      const int m = t.m, n = t.n, k = t.k, eb = t.eb;
-      for (int tile = 0; tile < t.count; ++tile)
-        for (int row = 0; row < m; ++row)
-          for (int col = 0; col < n; ++col) {
-            std::string s = "{\"op\":\"";
-            s += info.ptx;
-            s += "\",\"a\":\"";
-            for (int kk = 0; kk < k; ++kk) {
-              uint32_t v = 0;
-              for (int i = 0; i < eb; ++i) v |= uint32_t(t.a[(size_t(tile) * m * k + size_t(row) * k + kk) * eb + i]) << (8 * i);
-              probe::hex(s, v, 2 * eb);
-            }
-            s += "\",\"b\":\"";
-            for (int kk = 0; kk < k; ++kk) {
-              uint32_t v = 0;
-              for (int i = 0; i < eb; ++i) v |= uint32_t(t.b[(size_t(tile) * n * k + size_t(col) * k + kk) * eb + i]) << (8 * i);
-              probe::hex(s, v, 2 * eb);
-            }
-            const uint32_t cv = t.c[size_t(tile) * m * n + row * n + col], dv = d[size_t(tile) * m * n + row * n + col];
-            if (dv == 0xA5A5A5A5u) ++canaries;
-            s += "\",\"c\":\"";
-            probe::hex(s, cv, 8);
-            s += "\",\"d\":\"";
-            probe::hex(s, dv, 8);
-            s += "\",\"tag\":\"" + t.tags[tile] + "\",\"arch\":\"" + arch + "\"}\n";
-            std::fputs(s.c_str(), fp);
-            ++records;
-          }
-      std::fclose(fp);
-      std::printf("%-28s %8zu records, %zu canaries left  -> %s\n", names[op], records, canaries, path.c_str());
-    }
-    cudaFree(da); cudaFree(db); cudaFree(dc); cudaFree(dd);
+    const std::vector<uint32_t> d = run_tiles(op, t);
+    if (!report(out + "/" + names[op] + ".jsonl", info.ptx, t, d, arch)) return 3;
   }
-  return 0;
+  // HMMA overflow inside the fused sum (bf16 products beyond FP32's range; docs/models.md).
+  Rng r(seed * 1000003 + probe::kOpCount);
+  Tiles t{16, 8, 16, 2};
+  probe::overflow_tiles(t, r);
+  const std::vector<uint32_t> d = run_tiles(probe::kBF16, t);
+  return report(out + "/bf16_overflow.jsonl", probe::op_info(probe::kBF16).ptx, t, d, arch) ? 0 : 3;
 }

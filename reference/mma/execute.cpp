@@ -62,6 +62,7 @@ Scale scale_of(FormatId format, uint8_t bits, Specials& sp) {
   const ExactValue v = decode(format_spec(format), bits);
   if (v.cls == FloatClass::NaN) sp.nan = true;
   if (!v.is_finite()) return {};
+  if (!v.significand) return {0, 0, -126};  // a zero scale aligns as a zero C does
   return {v.significand, v.exponent, v.exponent + format_spec(format).fraction_bits};
 }
 
@@ -69,6 +70,7 @@ uint32_t execute_block_scaled(const InstructionSpec& s, const ElementOperands& x
   Specials sp;
   sp.value(x.c);
   std::vector<Term> terms;
+  int zero_group_align = INT32_MIN;  // the largest scale exponent of an exact group worth zero
   const int groups = s.exact_group ? s.k / s.exact_group : s.k;
   const int group = s.exact_group ? s.exact_group : 1;
   for (int g = 0; g < groups; ++g) {
@@ -88,12 +90,14 @@ uint32_t execute_block_scaled(const InstructionSpec& s, const ElementOperands& x
       lsb = std::min(lsb, products.back().lsb);
       align = std::max(align, products.back().align);
     }
-    if (products.empty()) continue;
     for (const Term& t : products) {
       const __int128 v = static_cast<__int128>(t.magnitude << (t.lsb - lsb));
       group_sum += t.negative ? -v : v;
     }
-    if (group_sum == 0) continue;
+    if (group_sum == 0 || !sa.significand || !sb.significand) {
+      if (s.exact_group && s.zero_group_aligns) zero_group_align = std::max(zero_group_align, sa.align + sb.align);
+      continue;
+    }
     const bool negative = group_sum < 0;
     const u128 magnitude = static_cast<u128>(negative ? -group_sum : group_sum) * sa.significand * sb.significand;
     // Single products (mxf8f6f4) keep their own alignment plus the scale exponents; exact groups
@@ -102,7 +106,9 @@ uint32_t execute_block_scaled(const InstructionSpec& s, const ElementOperands& x
     terms.push_back({negative, magnitude, lsb + sa.exponent + sb.exponent, group_align});
   }
   if (sp.any()) return sp.result();
-  return fused_dot_add(terms, x.c, s.block);
+  FusedBlock block = s.block;  // a zero group's scale exponent raises the alignment exponent
+  block.exponent_floor = std::max(block.exponent_floor, zero_group_align);
+  return fused_dot_add(terms, x.c, block);
 }
 
 uint32_t execute_float(const InstructionSpec& s, const ElementOperands& x) {
@@ -135,6 +141,9 @@ uint32_t execute_float_decoded(const InstructionSpec& s, const DecodedElement* a
   uint32_t acc = s.c_added_after ? 0u : c;
   Term terms[64];
   for (const auto& block : s.blocks) {
+    // A block result beyond FP32's range is +-Inf; as the next block's C it stays what it is,
+    // since the remaining products are finite (an infinite C, as the H200's HMMA treats it).
+    if ((acc & 0x7F800000u) == 0x7F800000u) break;
     size_t count = 0;
     for (int k : block) terms[count++] = product_term(a[k], b[k]);
     acc = fused_dot_add(std::span<const Term>(terms, count), acc, s.block);

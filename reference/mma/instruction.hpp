@@ -56,6 +56,10 @@ struct InstructionSpec {
   int scale_block = 0;
   FormatId scale_format = FormatId::UE8M0;
   int exact_group = 0;
+  // Exact groups: whether a group whose products sum to zero (or are all zero) still takes part
+  // in the alignment maximum through its scale exponents (MMA-Sim's reading), or is left out
+  // like a zero product (docs/models.md, "Zero groups").
+  bool zero_group_aligns = true;
   std::string evidence;  // where each parameter comes from (docs/models.md has the long form)
 };
 
@@ -65,13 +69,17 @@ std::vector<std::vector<int>> one_block(int k);
 std::vector<std::vector<int>> consecutive_blocks(int k, int parts);
 
 struct ArchSpec {
-  std::string name;  // "ideal", "sm_80", ...
+  std::string name;  // "ideal", "sm_80", ..., or a variant "sm_100+zero-groups-ignored"
   std::string summary;
   std::vector<InstructionSpec> instructions;
+  std::string variant_of = "";  // a variant: the spec it changes (empty for a base spec)
 };
 
-const std::vector<std::string>& arch_names();
+const std::vector<std::string>& arch_names();  // base specs first, then their variants
+std::string arch_names_text();                  // the same as one line: "ideal, sm_80, ..."
 const ArchSpec& arch(const std::string& name);  // InputError for an unknown name
+// A spec and its variants (the base's name, then each variant's), for any of them.
+std::vector<std::string> arch_family(const std::string& name);
 // The instruction of an architecture by op string; InputError naming both when not modelled.
 const InstructionSpec& instruction(const ArchSpec& arch, const std::string& op);
 

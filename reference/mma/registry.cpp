@@ -15,27 +15,49 @@ std::vector<std::vector<int>> consecutive_blocks(int k, int parts) {
 }
 
 namespace {
-const std::map<std::string, ArchSpec>& registry() {
-  static const std::map<std::string, ArchSpec> archs = [] {
-    std::map<std::string, ArchSpec> m;
-    for (ArchSpec a : {make_ideal(), make_sm_80(), make_sm_89(), make_sm_90(), make_sm_100(), make_sm_120()})
-      m.emplace(a.name, std::move(a));
-    return m;
+struct Registry {
+  std::map<std::string, ArchSpec> by_name;
+  std::vector<std::string> names;  // bases in order, then variants
+};
+
+const Registry& registry() {
+  static const Registry r = [] {
+    Registry out;
+    const std::vector<ArchSpec> bases = {make_ideal(), make_sm_80(), make_sm_89(), make_sm_90(), make_sm_100(), make_sm_120()};
+    std::vector<ArchSpec> all = bases;
+    for (ArchSpec& v : make_variants(bases)) all.push_back(std::move(v));
+    for (ArchSpec& a : all) {
+      out.names.push_back(a.name);
+      out.by_name.emplace(a.name, std::move(a));
+    }
+    return out;
   }();
-  return archs;
+  return r;
 }
 }  // namespace
 
-const std::vector<std::string>& arch_names() {
-  static const std::vector<std::string> names = {"ideal", "sm_80", "sm_89", "sm_90", "sm_100", "sm_120"};
-  return names;
+const std::vector<std::string>& arch_names() { return registry().names; }
+
+std::string arch_names_text() {
+  std::string text;
+  for (const std::string& n : arch_names()) text += (text.empty() ? "" : ", ") + n;
+  return text;
 }
 
 const ArchSpec& arch(const std::string& name) {
-  const auto it = registry().find(name);
-  if (it == registry().end())
-    throw InputError("unknown architecture '" + name + "' (known: ideal, sm_80, sm_89, sm_90, sm_100, sm_120)");
+  const auto it = registry().by_name.find(name);
+  if (it == registry().by_name.end())
+    throw InputError("unknown architecture '" + name + "' (known: " + arch_names_text() + ")");
   return it->second;
+}
+
+std::vector<std::string> arch_family(const std::string& name) {
+  const ArchSpec& a = arch(name);
+  const std::string base = a.variant_of.empty() ? a.name : a.variant_of;
+  std::vector<std::string> family = {base};
+  for (const std::string& n : arch_names())
+    if (arch(n).variant_of == base) family.push_back(n);
+  return family;
 }
 
 const InstructionSpec& instruction(const ArchSpec& a, const std::string& op) {

@@ -12,7 +12,7 @@ TEST_CASE("integer mma: wraparound and saturation match int64 arithmetic", "[mma
   Rng rng(test::seed());
   test::CaseCount cases("integer mma elements");
   test::CaseCount overflowed("integer mma elements past the int32 range");
-  for (const std::string& arch_name : {"sm_80", "sm_90", "sm_120", "ideal"}) {
+  for (const char* arch_name : {"sm_80", "sm_90", "sm_120", "ideal"}) {
     for (const auto& spec : mma::arch(arch_name).instructions) {
       if (spec.kind != mma::Kind::Integer) continue;
       for (int i = 0; i < 2000 * int(test::level()); ++i) {

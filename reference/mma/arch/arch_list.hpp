@@ -1,5 +1,8 @@
-// One factory per architecture file; registry.cpp collects them.
+// One factory per architecture file, and the variants of the open questions (variants.cpp);
+// registry.cpp collects them.
 #pragma once
+#include <vector>
+
 #include "mma/instruction.hpp"
 
 namespace ozref::mma {
@@ -9,4 +12,5 @@ ArchSpec make_sm_89();
 ArchSpec make_sm_90();
 ArchSpec make_sm_100();
 ArchSpec make_sm_120();
+std::vector<ArchSpec> make_variants(const std::vector<ArchSpec>& bases);
 }  // namespace ozref::mma

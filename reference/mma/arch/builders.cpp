@@ -1,5 +1,7 @@
 #include "mma/arch/builders.hpp"
 
+#include "mma/op_names.hpp"
+
 namespace ozref::mma::build {
 namespace {
 std::string type_name(FormatId f) { return std::string(format_spec(f).name); }
@@ -11,8 +13,7 @@ std::vector<InstructionSpec> int8_mma_sync(const std::string& evidence) {
     for (bool as : {true, false})
       for (bool bs : {true, false}) {
         InstructionSpec s;
-        s.op = std::string("mma.sync.aligned.m16n8k32.row.col") + (sat ? ".satfinite" : "") + ".s32." +
-               (as ? "s8" : "u8") + "." + (bs ? "s8" : "u8") + ".s32";
+        s.op = op_name::mma_sync_int8(as, bs, sat);
         s.kind = Kind::Integer;
         s.k = 32;
         s.a_signed = as;
@@ -24,12 +25,12 @@ std::vector<InstructionSpec> int8_mma_sync(const std::string& evidence) {
   return out;
 }
 
-std::vector<InstructionSpec> int8_named(const std::string& prefix, const std::string& evidence) {
+std::vector<InstructionSpec> int8_tcgen05(const std::string& evidence) {
   std::vector<InstructionSpec> out;
   for (bool sat : {false, true})
     for (bool sgn : {true, false}) {
       InstructionSpec s;
-      s.op = prefix + (sat ? ".satfinite" : "") + (sgn ? ".s8.s8" : ".u8.u8");
+      s.op = op_name::tcgen05_i8(sgn, sgn, sat);
       s.kind = Kind::Integer;
       s.k = 32;
       s.a_signed = s.b_signed = sgn;
@@ -44,8 +45,7 @@ std::vector<InstructionSpec> half_mma_sync(const FusedBlock& block, int parts, c
   std::vector<InstructionSpec> out;
   for (FormatId f : {FormatId::FP16, FormatId::BF16}) {
     InstructionSpec s;
-    const std::string t = f == FormatId::FP16 ? "f16" : "bf16";
-    s.op = "mma.sync.aligned.m16n8k16.row.col.f32." + t + "." + t + ".f32";
+    s.op = op_name::mma_sync_half(f == FormatId::FP16 ? "f16" : "bf16");  // PTX's names, not ozref's format names
     s.k = 16;
     s.a_format = s.b_format = f;
     s.packing = Packing::Half;
@@ -63,7 +63,7 @@ std::vector<InstructionSpec> fp8_mma_sync(const FusedBlock& block, std::vector<s
   std::vector<InstructionSpec> out;
   for (FormatId f : {FormatId::E4M3, FormatId::E5M2}) {
     InstructionSpec s;
-    s.op = "mma.sync.aligned.m16n8k32.row.col.f32." + type_name(f) + "." + type_name(f) + ".f32";
+    s.op = op_name::mma_sync_fp8(type_name(f));
     s.k = 32;
     s.a_format = s.b_format = f;
     s.blocks = blocks;
@@ -80,7 +80,7 @@ std::vector<InstructionSpec> fp8_wgmma(const FusedBlock& block, const std::strin
   std::vector<InstructionSpec> out;
   for (FormatId f : {FormatId::E4M3, FormatId::E5M2}) {
     InstructionSpec s;
-    s.op = "wgmma.mma_async.sync.aligned.m64nNk32.f32." + type_name(f) + "." + type_name(f);
+    s.op = op_name::wgmma_fp8(type_name(f));
     s.k = 32;
     s.a_format = s.b_format = f;
     s.blocks = one_block(32);

@@ -10,8 +10,8 @@ namespace ozref::mma::build {
 
 // mma.sync.aligned.m16n8k32.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32, all eight forms.
 std::vector<InstructionSpec> int8_mma_sync(const std::string& evidence);
-// The same K = 32 integer MMA under another op prefix (tcgen05 kind::i8), s8 x s8 and u8 x u8.
-std::vector<InstructionSpec> int8_named(const std::string& prefix, const std::string& evidence);
+// tcgen05 kind::i8 (K = 32), s8 x s8 and u8 x u8, wrapping or saturating.
+std::vector<InstructionSpec> int8_tcgen05(const std::string& evidence);
 // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32.
 std::vector<InstructionSpec> half_mma_sync(const FusedBlock& block, int parts, const std::string& evidence);
 // mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32 (same-type pairs).

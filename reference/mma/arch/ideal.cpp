@@ -3,6 +3,7 @@
 // The reference for "is the hardware exact here?".
 #include "mma/arch/arch_list.hpp"
 #include "mma/arch/builders.hpp"
+#include "mma/op_names.hpp"
 
 namespace ozref::mma {
 
@@ -15,8 +16,8 @@ ArchSpec make_ideal() {
   add(build::half_mma_sync(exact, 1, why));
   add(build::fp8_mma_sync(exact, one_block(32), false, false, why));
   add(build::fp8_wgmma(exact, why));
-  add(build::f8f6f4([](const std::string& t) { return "tcgen05.mma.cta_group::1.kind::f8f6f4." + t + "." + t; }, exact, why));
-  add(build::f8f6f4([](const std::string& t) { return "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." + t + "." + t + ".f32"; }, exact, why));
+  add(build::f8f6f4(op_name::tcgen05_f8f6f4, exact, why));
+  add(build::f8f6f4(op_name::mma_sync_f8f6f4, exact, why));
   return a;
 }
 
