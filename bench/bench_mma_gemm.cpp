@@ -16,6 +16,7 @@
 #include "common/rng.hpp"
 #include "mma/gemm.hpp"
 #include "mma/int8_gemm.hpp"
+#include "mma/op_names.hpp"
 
 using namespace ozref;
 
@@ -43,7 +44,11 @@ double vnni_peak(int threads) {
       for (long i = 0; i < iters; ++i)
         for (auto& x : acc) x = _mm512_dpbusd_epi32(x, a, b);
       int sink = 0;
-      for (auto& x : acc) sink += _mm512_reduce_add_epi32(x);
+      alignas(64) int lanes[16];  // not _mm512_reduce_add_epi32: g++ 12's header warns inside it
+      for (auto& x : acc) {
+        _mm512_store_si512(lanes, x);
+        for (int lane : lanes) sink += lane;
+      }
       if (sink == 42) std::printf(" ");
     }
   }, 3);
@@ -61,7 +66,7 @@ int main(int argc, char** argv) {
   const double peak = mma::cpu_has_vnni() ? vnni_peak(threads) : 0;
   std::printf("VNNI peak (vpdpbusd loop): %.1f G products/s\n\n", peak / 1e9);
   std::printf("%-44s %6s %12s %14s %10s %10s\n", "model", "n", "seconds", "Gproducts/s", "of peak", "of oneDNN");
-  const auto& s8 = mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+  const auto& s8 = mma::instruction(mma::arch("sm_90"), mma::op_name::mma_sync_int8(true, true));
   Rng rng(seed);
   double int8_rate_256 = 0, int8_rate_1024 = 0;
   for (size_t n : {256, 1024, 2048}) {
@@ -98,12 +103,12 @@ int main(int argc, char** argv) {
   }
   struct FpCase {
     const char* arch;
-    const char* op;
+    std::string op;
   };
   const FpCase fp_cases[] = {
-      {"sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3"},
-      {"sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"},
-      {"sm_100", "tcgen05.mma.cta_group::1.kind::f8f6f4.e2m1.e2m1"},
+      {"sm_90", mma::op_name::wgmma_fp8("e4m3")},
+      {"sm_90", mma::op_name::mma_sync_fp8("e4m3")},
+      {"sm_100", mma::op_name::tcgen05_f8f6f4("e2m1")},
   };
   // FP models on two kinds of data: integers in [-2, 2] (the regime Ozaki schemes run in; the
   // sums stay below 2^13, so every modelled accumulator is exact and the exact-regime path runs),

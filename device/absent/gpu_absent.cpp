@@ -1,0 +1,13 @@
+// The GPU subject of a build without CUDA: every call says so (ozref lockstep exits 77).
+#include "common/error.hpp"
+#include "schemes/pipeline/gpu.hpp"
+
+namespace ozref::schemes {
+
+GpuInfo gpu_info() { return {false, "", "ozref was built without CUDA (no CUDA toolkit found, or OZREF_CUDA=OFF)"}; }
+
+std::vector<std::string> gpu_stages(const Scheme&) { return {}; }
+
+std::unique_ptr<Subject> make_gpu_subject(const Scheme&, const GpuOptions&) { throw InputError(gpu_info().why_not); }
+
+}  // namespace ozref::schemes

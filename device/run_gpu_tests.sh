@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The GPU tests: `ozref lockstep` of every scheme with GPU twins on the data, shapes and bounds of
+# issue 17, planted faults found at their stage, and a timed 4096^3 lockstep. Each case's JSON
+# report goes to OUT/cases/<name>.json and one line per case to OUT/summary.txt; the last line
+# says how many passed. Needs an sm_90 GPU, python3 (with NumPy, for the inputs scaled by
+# 2^+-300 and the checks) and an ozref with CUDA (scripts/gpu_bundle.sh builds a relocatable one).
+# Usage: bash run_gpu_tests.sh OZREF OUT [quick]
+set -u
+oz=$1 out=$2 quick=${3:-}
+mkdir -p "$out/cases" "$out/inputs"
+"$oz" lockstep --m 1 --n 1 --k 1 >"$out/gpu-check.txt" 2>&1
+if [ $? -eq 77 ]; then
+  cat "$out/gpu-check.txt"
+  exit 77
+fi
+summary="$out/summary.txt"
+: >"$summary"
+passed=0 failed=0
+
+# case NAME EXPECT CHECK -- lockstep arguments: EXPECT the exit code; CHECK "identical" (every
+# compared stage bit-identical) or "fault:<stage>" (the first differing stage is that one and
+# every later stage is identical).
+case_() {
+  local name=$1 expect=$2 check=$3
+  shift 4
+  local t0=$(date +%s.%N)
+  "$oz" lockstep --json "$@" >"$out/cases/$name.json" 2>"$out/cases/$name.err"
+  local rc=$? t1=$(date +%s.%N)
+  local verdict
+  verdict=$(python3 - "$out/cases/$name.json" "$rc" "$expect" "$check" <<'PY'
+import json, sys
+path, rc, expect, check = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+if rc != expect:
+    print(f"FAIL exit {rc}, expected {expect}"); sys.exit()
+try:
+    r = json.load(open(path))
+except Exception as e:
+    print(f"FAIL no report ({e})"); sys.exit()
+stages = r["stages"]
+differing = [s["name"] for s in stages if not s["identical"]]
+unverified = [s["name"] for s in stages if s["checked"] and not s["verified"]]
+if check == "identical":
+    ok = not differing and not unverified and all(s["present"] for s in stages if s["name"] in r.get("gpu_stages", [s["name"]]))
+    print(("PASS" if ok else "FAIL") + f" gpu stages {sum(s['present'] for s in stages)}/{len(stages)}, differing {differing}, unverified {unverified}")
+else:
+    stage = check.split(":")[1]
+    ok = differing == [stage]
+    print(("PASS" if ok else "FAIL") + f" fault planted in {stage}: differing {differing}, violations at {unverified}")
+PY
+)
+  printf '%-44s %-70s %6.1f s\n' "$name" "$verdict" "$(awk "BEGIN { print $t1 - $t0 }")" | tee -a "$summary"
+  case $verdict in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+}
+
+# Inputs scaled by 2^+-300 per row of A and column of B (NumPy, C order, f8).
+python3 - "$out/inputs" <<'PY'
+import numpy as np, sys
+d = sys.argv[1]
+rng = np.random.default_rng(17)
+m, k, n = 33, 1000, 7
+a = rng.standard_normal((m, k)) * np.ldexp(1.0, np.where(np.arange(m) % 2 == 0, 300, -300))[:, None]
+b = rng.standard_normal((k, n)) * np.ldexp(1.0, np.where(np.arange(n) % 3 == 0, -300, 300))[None, :]
+np.save(f"{d}/scaled_a.npy", a); np.save(f"{d}/scaled_b.npy", b)
+PY
+
+for scheme in ozaki2-int8 rare; do
+  for dist in randn phi:0 phi:0.5 phi:1 phi:2 phi:4 integers:1000 uniform; do
+    case_ "$scheme-$dist" 0 identical -- --scheme "$scheme" --dist "$dist" --m 64 --n 48 --k 1000
+  done
+  case_ "$scheme-scaled2^300" 0 identical -- --scheme "$scheme" --a "$out/inputs/scaled_a.npy" --b "$out/inputs/scaled_b.npy"
+  for shape in "1 1 1" "7 7 7" "33 7 1" "1 33 4097" "1000 7 33" "7 1000 33" "33 33 4097" "1000 1000 7"; do
+    set -- $shape
+    case_ "$scheme-shape-$1x$2x$3" 0 identical -- --scheme "$scheme" --dist phi:1 --m "$1" --n "$2" --k "$3"
+  done
+  case_ "$scheme-k-bound-131071" 0 identical -- --scheme "$scheme" --dist integers:127 --m 3 --n 5 --k 131071 --moduli 16
+done
+for mode in fast accurate; do
+  for crt in exact garner dd; do
+    for moduli in 8 16 18 20; do
+      case_ "ozaki2-int8-$mode-$crt-$moduli" 0 identical -- --mode "$mode" --crt "$crt" --moduli "$moduli" --dist phi:2 --m 40 --n 36 --k 512
+    done
+  done
+done
+case_ "ozaki2-int8-complex" 0 identical -- --complex --dist phi:1 --m 33 --n 20 --k 700
+case_ "ozaki2-int8-complex-fast-dd" 0 identical -- --complex --mode fast --crt dd --dist randn --m 20 --n 33 --k 300
+case_ "ozaki2-int8-free-running" 0 identical -- --lockstep free --dist phi:1 --m 64 --n 64 --k 256
+case_ "ozaki2-int8-cublaslt" 0 identical -- --gemm cublaslt --dist randn --m 256 --n 192 --k 1024
+case_ "rare-cublaslt" 0 identical -- --scheme rare --gemm cublaslt --dist randn --m 128 --n 64 --k 512
+for fault in bound.c truncate.a residues.a residues.b gemm.c reduce.c crt.c unscale.c; do
+  case_ "ozaki2-int8-fault-${fault}" 1 "fault:${fault%%.*}" -- --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
+done
+case_ "ozaki2-int8-complex-fault-complex.c" 1 fault:complex -- --complex --plant-fault complex.c --m 16 --n 16 --k 64
+case_ "rare-fault-correction.c" 1 fault:correction -- --scheme rare --plant-fault correction.c --m 16 --n 16 --k 64
+if [ -z "$quick" ]; then
+  case_ "ozaki2-int8-4096-cube" 0 identical -- --dist randn --m 4096 --n 4096 --k 4096 --gemm cublaslt
+fi
+echo "gpu tests: $passed passed, $failed failed" | tee -a "$summary"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,217 @@
+// Arithmetic shared by the Ozaki-II twins: powers of two, balanced residues of integers held in
+// doubles, fixed-width integers of up to kMaxWords 64-bit words (two's complement, least
+// significant word first: the CRT stage's array format), the CRT of one element and the correct
+// rounding of a wide integer times a power of two. Host and device functions: the CPU tests check
+// them against GMP (tests/device/t-twin-arithmetic.cpp) where no GPU is present.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#ifdef __CUDACC__
+#define OZREF_HD __host__ __device__
+#else
+#define OZREF_HD
+#endif
+
+namespace ozref::device::ozaki2 {
+
+OZREF_HD inline uint64_t mul_high(uint64_t a, uint64_t b) {
+#ifdef __CUDA_ARCH__
+  return __umul64hi(a, b);
+#else
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+#endif
+}
+
+OZREF_HD inline int leading_zeros(uint64_t x) {  // x != 0
+#ifdef __CUDA_ARCH__
+  return __clzll(static_cast<long long>(x));
+#else
+  return __builtin_clzll(x);
+#endif
+}
+
+OZREF_HD inline double bits_to_double(int64_t b) {
+#ifdef __CUDA_ARCH__
+  return __longlong_as_double(b);
+#else
+  return __builtin_bit_cast(double, b);
+#endif
+}
+OZREF_HD inline int64_t double_to_bits(double x) {
+#ifdef __CUDA_ARCH__
+  return __double_as_longlong(x);
+#else
+  return __builtin_bit_cast(int64_t, x);
+#endif
+}
+
+constexpr int kMaxWords = 5;
+
+// 2^e as a double when normal (then x * 2^e rounds exactly as ldexp(x, e)), else 0.
+OZREF_HD inline double normal_power_of_two(int e) {
+  return e >= -1022 && e <= 1023 ? bits_to_double(static_cast<int64_t>(e + 1023) << 52) : 0.0;
+}
+
+// The next double above a non-negative x (nextafter(x, infinity); libstdc++'s constexpr nextafter
+// cannot be called from device code).
+OZREF_HD inline double next_up(double x) {
+  return x == HUGE_VAL ? x : bits_to_double(double_to_bits(x) + 1);
+}
+
+// |re| + |im| rounded up (a complex run), |x| for a real one: what the scaling measures.
+OZREF_HD inline double magnitude(const double* x, size_t parts, size_t count, size_t v) {
+  double mag = fabs(x[v]);
+  if (parts == 2 && x[count + v] != 0) mag = next_up(mag + fabs(x[count + v]));
+  return mag;
+}
+
+OZREF_HD inline int64_t balance(int64_t r, int64_t m) { return r >= (m + 1) / 2 ? r - m : r; }  // r in [0, m)
+
+OZREF_HD inline int64_t balanced_residue(int64_t x, int64_t m) {
+  int64_t r = x % m;
+  if (r < 0) r += m;
+  return balance(r, m);
+}
+
+// The balanced residue of an integer held exactly in a double, any magnitude: sig 2^e mod m.
+OZREF_HD inline int64_t residue_of_integer(double x, int64_t m) {
+  if (fabs(x) < 0x1p62) return balanced_residue(static_cast<int64_t>(x), m);
+  const uint64_t bits = static_cast<uint64_t>(double_to_bits(x));
+  const int field = static_cast<int>((bits >> 52) & 0x7FF);
+  const uint64_t sig = (bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);  // |x| >= 2^62: normal
+  int e = field - 1075;                                                            // >= 10
+  uint64_t r = sig % static_cast<uint64_t>(m), base = 2 % static_cast<uint64_t>(m);
+  for (; e > 0; e >>= 1) {
+    if (e & 1) r = r * base % static_cast<uint64_t>(m);
+    base = base * base % static_cast<uint64_t>(m);
+  }
+  const int64_t signed_r = x < 0 ? (m - static_cast<int64_t>(r)) % m : static_cast<int64_t>(r);
+  return balance(signed_r, m);
+}
+
+// Wide integers: acc (w words) += x (xw <= w words, non-negative) * factor, modulo 2^(64 w).
+OZREF_HD inline void wide_add_product(uint64_t* acc, int w, const uint64_t* x, int xw, int64_t factor) {
+  const bool negative = factor < 0;
+  const uint64_t f = negative ? static_cast<uint64_t>(-factor) : static_cast<uint64_t>(factor);
+  uint64_t carry = 0, borrow = 0;
+  for (int i = 0; i < w; ++i) {
+    const uint64_t xi = i < xw ? x[i] : 0;
+    const uint64_t lo = xi * f, hi = mul_high(xi, f);
+    const uint64_t part = lo + carry;
+    carry = hi + (part < lo);
+    if (!negative) {
+      const uint64_t s = acc[i] + part;
+      carry += s < part;
+      acc[i] = s;
+    } else {
+      const uint64_t d = acc[i] - part - borrow;
+      borrow = (acc[i] < part) || (acc[i] - part < borrow);
+      acc[i] = d;
+    }
+  }
+}
+
+OZREF_HD inline bool wide_negative(const uint64_t* x, int w) { return static_cast<int64_t>(x[w - 1]) < 0; }
+
+// x -= y (or += y), modulo 2^(64 w).
+OZREF_HD inline void wide_sub(uint64_t* x, const uint64_t* y, int w) {
+  uint64_t borrow = 0;
+  for (int i = 0; i < w; ++i) {
+    const uint64_t d = x[i] - y[i] - borrow;
+    borrow = (x[i] < y[i]) || (x[i] - y[i] < borrow);
+    x[i] = d;
+  }
+}
+OZREF_HD inline void wide_add(uint64_t* x, const uint64_t* y, int w) {
+  uint64_t carry = 0;
+  for (int i = 0; i < w; ++i) {
+    const uint64_t s = x[i] + y[i];
+    const uint64_t t = s + carry;
+    carry = (s < x[i]) || (t < s);
+    x[i] = t;
+  }
+}
+
+// Signed comparison x > y of w-word two's complement integers.
+OZREF_HD inline bool wide_greater(const uint64_t* x, const uint64_t* y, int w) {
+  if (wide_negative(x, w) != wide_negative(y, w)) return !wide_negative(x, w);
+  for (int i = w - 1; i >= 0; --i)
+    if (x[i] != y[i]) return x[i] > y[i];
+  return false;
+}
+
+// The CRT of one element: the integer in (floor(P/2) - P, floor(P/2)] ((-P/2, P/2]) with the
+// residues r[t * stride], t < N, from the weights w_t = q_t P / p_t (N x words) and P (words):
+// S = sum r_t w_t modulo 2^(64 (words + 1)), q = rint(estimate / P) from S's FP64 estimate, then
+// S - q P moved into the range by one step; written as `words` words into out.
+OZREF_HD inline void crt_element(const int16_t* r, size_t stride, size_t N, const uint64_t* weights, const double* weights_fp64,
+                                 const uint64_t* product, double inv_p, int words, int64_t* out) {
+  const int w = words + 1;  // one word of headroom: |S| < 2^16 P
+  uint64_t sum[kMaxWords + 1] = {}, p[kMaxWords + 1] = {}, half[kMaxWords + 1] = {}, low[kMaxWords + 1] = {};
+  double estimate = 0;
+  for (size_t t = 0; t < N; ++t) {
+    const int64_t rt = r[t * stride];
+    wide_add_product(sum, w, weights + t * words, words, rt);
+    estimate += static_cast<double>(rt) * weights_fp64[t];
+  }
+  for (int i = 0; i < words; ++i) p[i] = product[i];
+  for (int i = 0; i < w; ++i) half[i] = p[i] >> 1 | (i + 1 < w ? p[i + 1] << 63 : 0);  // floor(P / 2)
+  wide_add_product(sum, w, p, w, -static_cast<int64_t>(llrint(estimate * inv_p)));
+  for (int i = 0; i < w; ++i) low[i] = half[i];
+  wide_sub(low, p, w);
+  if (wide_greater(sum, half, w)) wide_sub(sum, p, w);
+  if (!wide_greater(sum, low, w)) wide_add(sum, p, w);
+  for (int i = 0; i < words; ++i) out[i] = static_cast<int64_t>(sum[i]);
+}
+
+// magnitude (w words, non-negative) 2^e rounded to the nearest FP64 (ties to even; overflow to
+// infinity), with the sign applied (a nonzero value that rounds to zero keeps its sign; zero is +0).
+OZREF_HD inline double round_to_double(const uint64_t* mag, int w, int e, bool negative) {
+  int top = w - 1;
+  while (top >= 0 && mag[top] == 0) --top;
+  if (top < 0) return 0.0;
+  const int bits = top * 64 + (64 - leading_zeros(mag[top]));
+  // Keep 53 bits, or fewer where the result is subnormal (its last bit is worth 2^-1074).
+  int drop = bits - 53;
+  if (e + drop < -1074) drop = -1074 - e;
+  double value;
+  if (drop <= 0) {
+    value = ldexp(static_cast<double>(mag[0]), e);  // at most 53 bits: exact
+  } else {
+    uint64_t kept = 0;  // mag >> drop
+    for (int b = 0; b < 53 && drop + b < bits; ++b) kept |= ((mag[(drop + b) / 64] >> ((drop + b) % 64)) & 1) << b;
+    const bool half = (mag[(drop - 1) / 64] >> ((drop - 1) % 64)) & 1;
+    bool sticky = false;
+    for (int at = 0; at < drop - 1 && !sticky; ++at) sticky = (mag[at / 64] >> (at % 64)) & 1;
+    if (half && (sticky || (kept & 1))) ++kept;
+    value = ldexp(static_cast<double>(kept), e + drop);  // kept <= 2^53: exact; overflow: infinity
+  }
+  return negative ? -value : value;
+}
+
+// (c (words) + corr 2^corr_exponent, corr_exponent in [0, 64)) 2^e rounded to FP64.
+OZREF_HD inline double unscale_element(const int64_t* c, int words, int64_t corr, int corr_exponent, int e) {
+  const int w = words + 1;
+  uint64_t total[kMaxWords + 1] = {};
+  for (int i = 0; i < words; ++i) total[i] = static_cast<uint64_t>(c[i]);
+  total[words] = wide_negative(total, words) ? ~uint64_t{0} : 0;  // sign extension
+  if (corr != 0) {
+    uint64_t shifted[kMaxWords + 1] = {};
+    const uint64_t mag = corr < 0 ? static_cast<uint64_t>(-corr) : static_cast<uint64_t>(corr);
+    shifted[0] = mag << corr_exponent;
+    shifted[1] = corr_exponent ? mag >> (64 - corr_exponent) : 0;
+    if (corr < 0) wide_sub(total, shifted, w);
+    else wide_add(total, shifted, w);
+  }
+  const bool negative = wide_negative(total, w);
+  if (negative) {  // the magnitude: two's complement negation
+    for (int i = 0; i < w; ++i) total[i] = ~total[i];
+    const uint64_t one[kMaxWords + 1] = {1};
+    wide_add(total, one, w);
+  }
+  return round_to_double(total, w, e, negative);
+}
+
+}  // namespace ozref::device::ozaki2

@@ -1,0 +1,60 @@
+// The GPU twins of the Ozaki-II stages (INT8 family: ozaki2-int8), on device pointers: the same
+// names, array layouts and rounding order as the CPU stages in reference/schemes/ozaki2/, so that
+// their outputs are bit-identical where the stage is a function of its inputs. Each launches its
+// kernels and waits for them (errors are exceptions, device/runtime/cuda_check.hpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ozref::device::ozaki2 {
+
+// The shape of a run: parts S (1 real, 2 complex), residue planes P (1 or 3), moduli N.
+struct Shape {
+  size_t m = 0, n = 0, k = 0, S = 1, P = 1, N = 0;
+};
+
+// bound: A's rows (parts x m x k) and B's columns (parts x k x n) scaled to at most 2^6 and
+// rounded up (complex: on |re| + |im| rounded up): exponents and operands (A m x k, B n x k).
+void bound_operands(const Shape& s, const double* a, const double* b, int32_t* row_exp, int32_t* col_exp, int8_t* op_a, int8_t* op_b);
+
+// scale (a free choice: the runner checks it through truncate's bound). fast: Cauchy-Schwarz from
+// FP64 sums of squares inflated to cover their rounding; accurate: from the bound GEMM's outputs.
+void scale_fast(const Shape& s, const double* a, const double* b, double log2_bound, int32_t* row_shift, int32_t* col_shift);
+void scale_accurate(const Shape& s, const int32_t* c_hi, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
+                    int32_t* row_shift, int32_t* col_shift);
+
+// truncate: trunc(A 2^s_i), trunc(2^t_j B), every part.
+void truncate(const Shape& s, const double* a, const double* b, const int32_t* row_shift, const int32_t* col_shift, double* ta, double* tb);
+
+// residues: balanced residues of the integers (A's by rows N x P x m x k, B's by columns
+// N x P x n x k; plane 2 of a complex run is re + im formed in residue arithmetic).
+void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int8_t* ra, int8_t* rb);
+
+// reduce: the kernel's Barrett reduction of INT32 outputs (N x Q x m x n) to balanced residues.
+void reduce(const Shape& s, size_t products, const int32_t* c, const int64_t* moduli, int16_t* r);
+
+// complex: Re = T1 - T2, Im = T3 - T1 - T2 mod m, from (N x 3 x m x n) into (N x 2 x m x n).
+void combine_3m(const Shape& s, const int16_t* products, const int64_t* moduli, int16_t* out);
+
+// crt, exact (and garner: the same integer): C' in (-P/2, P/2] as `words` 64-bit words from the
+// weights q_i P / p_i and P as `words` words each; dd: GEMMul8's double-double.
+struct CrtTables {
+  size_t words = 2;
+  std::vector<uint64_t> weights;    // N x words
+  std::vector<double> weights_fp64;  // their nearest doubles (the quotient estimate)
+  std::vector<uint64_t> product;    // P, words
+  double inv_p = 0;
+  std::vector<double> w_hi, w_lo;   // dd
+  double p_hi = 0, p_lo = 0;
+};
+void crt_exact(const Shape& s, const int16_t* residues, const CrtTables& t, int64_t* c);
+void crt_dd(const Shape& s, const int16_t* residues, const CrtTables& t, double* hi, double* lo);
+
+// unscale: (C' + correction 2^correction_exponent) 2^-(s_i + t_j) correctly rounded to FP64; dd:
+// ldexp(hi + lo, -(s_i + t_j)). correction: null, or rare's 2 x m x n GEMM outputs.
+void unscale_exact(const Shape& s, const int64_t* c, size_t words, const int32_t* row_shift, const int32_t* col_shift,
+                   const int32_t* correction, int correction_exponent, double* out);
+void unscale_dd(const Shape& s, const double* hi, const double* lo, const int32_t* row_shift, const int32_t* col_shift, double* out);
+
+}  // namespace ozref::device::ozaki2

@@ -1,0 +1,274 @@
+// The GPU twins as a subject of the runner (reference/schemes/pipeline/gpu.hpp): each stage with a
+// twin gets its inputs uploaded, its twin run, and its outputs downloaded into the arrays the
+// runner allocated. Twins: the INT8 Ozaki-II family (ozaki2-int8 real and complex, and the stages
+// rare shares with it).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "common/error.hpp"
+#include "gemm/int8_gemm.hpp"
+#include "runtime/cuda_check.hpp"
+#include "schemes/common/crt.hpp"
+#include "schemes/pipeline/gpu.hpp"
+#include "stages/ozaki2/twins.hpp"
+
+namespace ozref::schemes {
+namespace {
+
+using device::DeviceArray;
+namespace twins = device::ozaki2;
+
+// An input array on the device.
+template <typename T>
+DeviceArray<T> upload(const Arrays& in, std::string_view stage, std::string_view array) {
+  const Tensor& t = in.get({stage, array});
+  return DeviceArray<T>(t.as<T>(), t.elements());
+}
+
+template <typename T>
+void download(const DeviceArray<T>& d, Arrays& out, const Stage& s, std::string_view array) {
+  Tensor& t = out.get(s.ref(array));
+  if (t.elements() != d.size()) throw std::logic_error("gpu subject: " + std::string(s.name()) + "." + std::string(array) + " size differs");
+  d.download(t.as<T>());
+}
+
+// The stages of `scheme` with GPU twins: ozaki2-int8's (its scale in the fast and accurate modes),
+// and those rare shares with it (its reduce is the same residue; its scale and round stay on the CPU).
+std::set<std::string> twin_names(const Scheme& scheme) {
+  if (scheme.name == "rare") {  // its double-double unscale adds the correction between hi + lo and the scaling
+    if (scheme.options.value("crt", "exact") == "dd") return {"residues", "gemm", "reduce", "correction", "crt"};
+    return {"residues", "gemm", "reduce", "correction", "crt", "unscale"};
+  }
+  if (scheme.name != "ozaki2-int8") return {};
+  std::set<std::string> names = {"bound", "truncate", "residues", "gemm", "reduce", "complex", "crt", "unscale"};
+  if (scheme.options.value("mode", "accurate") != "gemmul8-fast") names.insert("scale");
+  return names;
+}
+
+twins::CrtTables crt_tables(const Crt& crt, size_t words) {
+  twins::CrtTables t;
+  t.words = words;
+  auto put_words = [&](const mpz_class& x, std::vector<uint64_t>& into) {
+    std::vector<uint64_t> w(words, 0);
+    size_t count = 0;
+    mpz_export(w.data(), &count, -1, sizeof(uint64_t), 0, 0, x.get_mpz_t());
+    into.insert(into.end(), w.begin(), w.end());
+  };
+  for (const mpz_class& w : crt.weights()) {
+    put_words(w, t.weights);
+    t.weights_fp64.push_back(w.get_d());
+  }
+  put_words(crt.product(), t.product);
+  const Crt::DoubleDoubleTables dd = crt.double_double_tables();
+  t.inv_p = dd.inv_p, t.w_hi = dd.w_hi, t.w_lo = dd.w_lo, t.p_hi = dd.p_hi, t.p_lo = dd.p_lo;
+  return t;
+}
+
+class GpuSubject final : public Subject {
+ public:
+  GpuSubject(const Scheme& s, const GpuOptions& o)
+      : scheme_(s.name), options_(o), moduli_(s.resolved.value("moduli", std::vector<int64_t>{})), crt_(moduli_),
+        mode_(s.options.value("mode", "accurate")), dd_(s.options.value("crt", "exact") == "dd"), names_(twin_names(s)) {
+    shape_ = {s.m, s.n, s.k, s.parts, s.parts == 2 ? size_t{3} : size_t{1}, moduli_.size()};
+    words_ = std::max<size_t>(2, (mpz_sizeinbase(crt_.product().get_mpz_t(), 2) + 1 + 63) / 64);
+    device_moduli_ = DeviceArray<int64_t>(moduli_.data(), moduli_.size());
+    twins_ = {{"bound", [this](auto&... x) { bound(x...); }},       {"scale", [this](auto&... x) { scale(x...); }},
+              {"truncate", [this](auto&... x) { truncate(x...); }}, {"residues", [this](auto&... x) { residues(x...); }},
+              {"gemm", [this](auto&... x) { gemm(x...); }},         {"reduce", [this](auto&... x) { reduce(x...); }},
+              {"complex", [this](auto&... x) { complex(x...); }},   {"crt", [this](auto&... x) { crt(x...); }},
+              {"unscale", [this](auto&... x) { unscale(x...); }},   {"correction", [this](auto&... x) { correction(x...); }}};
+  }
+
+  std::string name() const override { return "gpu"; }
+  bool provides(const Stage& s) const override { return names_.count(std::string(s.name())) != 0; }
+  bool follows_rounding_order() const override { return true; }  // the dd CRT twin sums as the CPU does
+  void compute(const Stage& s, const Arrays& in, Arrays& out) override {
+    twins_.at(std::string(s.name()))(s, in, out);
+    if (!options_.fault.empty() && options_.fault.substr(0, options_.fault.find('.')) == s.name()) plant(s, out);
+  }
+  std::string gemm_algorithm;  // what cuBLASLt chose, when it ran
+
+ private:
+  using Twin = std::function<void(const Stage&, const Arrays&, Arrays&)>;
+
+  // A fault planted for tests of the lockstep itself: the lowest byte of the middle element + 1.
+  void plant(const Stage& s, Arrays& out) const {
+    Tensor& t = out.get(s.ref(options_.fault.substr(options_.fault.find('.') + 1)));
+    t.raw()[t.elements() / 2 * dtype_size(t.dtype())] += 1;
+  }
+
+  void bound(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
+    DeviceArray<int32_t> u(shape_.m), v(shape_.n), c(shape_.m * shape_.n);
+    DeviceArray<int8_t> oa(shape_.m * shape_.k), ob(shape_.n * shape_.k);
+    twins::bound_operands(shape_, a.get(), b.get(), u.get(), v.get(), oa.get(), ob.get());
+    int8_gemm(oa.get(), ob.get(), c.get());
+    download(u, out, s, "row_exp"), download(v, out, s, "col_exp"), download(oa, out, s, "a"), download(ob, out, s, "b"), download(c, out, s, "c");
+  }
+
+  void scale(const Stage& s, const Arrays& in, Arrays& out) {
+    DeviceArray<int32_t> row(shape_.m), col(shape_.n);
+    if (mode_ == "accurate") {
+      const auto c = upload<int32_t>(in, "bound", "c"), u = upload<int32_t>(in, "bound", "row_exp"), v = upload<int32_t>(in, "bound", "col_exp");
+      twins::scale_accurate(shape_, c.get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
+    } else if (mode_ == "fast") {
+      const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
+      twins::scale_fast(shape_, a.get(), b.get(), log2_bound(), row.get(), col.get());
+    } else {
+      throw std::logic_error("gpu subject: no twin of the " + mode_ + " scaling");
+    }
+    download(row, out, s, "row_shift"), download(col, out, s, "col_shift");
+  }
+
+  void truncate(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
+    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    DeviceArray<double> ta(a.size()), tb(b.size());
+    twins::truncate(shape_, a.get(), b.get(), row.get(), col.get(), ta.get(), tb.get());
+    download(ta, out, s, "a"), download(tb, out, s, "b");
+  }
+
+  void residues(const Stage& s, const Arrays& in, Arrays& out) {
+    const std::string_view from = scheme_ == "rare" ? "round" : "truncate";
+    const auto ta = upload<double>(in, from, "a"), tb = upload<double>(in, from, "b");
+    DeviceArray<int8_t> ra(shape_.N * shape_.P * shape_.m * shape_.k), rb(shape_.N * shape_.P * shape_.n * shape_.k);
+    twins::residues(shape_, ta.get(), tb.get(), device_moduli_.get(), ra.get(), rb.get());
+    download(ra, out, s, "a"), download(rb, out, s, "b");
+  }
+
+  void gemm(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto ra = upload<int8_t>(in, "residues", "a"), rb = upload<int8_t>(in, "residues", "b");
+    const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
+    DeviceArray<int32_t> c(shape_.N * Q * mn);
+    for (size_t t = 0; t < shape_.N; ++t)
+      for (size_t q = 0; q < Q; ++q)  // the plane products re re, im im, (re + im)(re + im)
+        int8_gemm(ra.get() + (t * shape_.P + q) * mk, rb.get() + (t * shape_.P + q) * nk, c.get() + (t * Q + q) * mn);
+    download(c, out, s, "c");
+  }
+
+  void reduce(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto c = upload<int32_t>(in, "gemm", "c");
+    DeviceArray<int16_t> r(c.size());
+    twins::reduce(shape_, shape_.P, c.get(), device_moduli_.get(), r.get());
+    download(r, out, s, "c");
+  }
+
+  void complex(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto products = upload<int16_t>(in, "reduce", "c");
+    DeviceArray<int16_t> c(shape_.N * 2 * shape_.m * shape_.n);
+    twins::combine_3m(shape_, products.get(), device_moduli_.get(), c.get());
+    download(c, out, s, "c");
+  }
+
+  void crt(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto r = upload<int16_t>(in, shape_.S == 2 ? "complex" : "reduce", "c");
+    const size_t count = shape_.S * shape_.m * shape_.n;
+    const twins::CrtTables tables = crt_tables(crt_, words_);
+    if (dd_) {
+      DeviceArray<double> hi(count), lo(count);
+      twins::crt_dd(shape_, r.get(), tables, hi.get(), lo.get());
+      download(hi, out, s, "hi"), download(lo, out, s, "lo");
+    } else {
+      DeviceArray<int64_t> c(count * words_);
+      twins::crt_exact(shape_, r.get(), tables, c.get());
+      download(c, out, s, "c");
+    }
+  }
+
+  void unscale(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    DeviceArray<double> c(shape_.S * shape_.m * shape_.n);
+    if (dd_) {
+      const auto hi = upload<double>(in, "crt", "hi"), lo = upload<double>(in, "crt", "lo");
+      twins::unscale_dd(shape_, hi.get(), lo.get(), row.get(), col.get(), c.get());
+    } else {
+      const auto words = upload<int64_t>(in, "crt", "c");
+      DeviceArray<int32_t> correction;
+      int exponent = 0;
+      if (scheme_ == "rare") {
+        correction = upload<int32_t>(in, "correction", "c");
+        exponent = in.data<int32_t>({"scale", "bits_eff"})[0] - 15;
+      }
+      twins::unscale_exact(shape_, words.get(), words_, row.get(), col.get(), scheme_ == "rare" ? correction.get() : nullptr, exponent, c.get());
+    }
+    download(c, out, s, "c");
+  }
+
+  // rare: hi7_A q7_B and q7_A hi7_B (B's planes by rows, transposed here for the GEMM).
+  void correction(const Stage& s, const Arrays& in, Arrays& out) {
+    const size_t mn = shape_.m * shape_.n;
+    DeviceArray<int32_t> c(2 * mn);
+    const char* planes[2][2] = {{"a_hi7", "b_q7"}, {"a_q7", "b_hi7"}};
+    for (size_t e = 0; e < 2; ++e) {
+      const Tensor& b = in.get({"round", planes[e][1]});
+      std::vector<int8_t> columns(shape_.n * shape_.k);
+      for (size_t kk = 0; kk < shape_.k; ++kk)
+        for (size_t j = 0; j < shape_.n; ++j) columns[j * shape_.k + kk] = b.as<int8_t>()[kk * shape_.n + j];
+      const auto a = upload<int8_t>(in, "round", planes[e][0]);
+      const DeviceArray<int8_t> bt(columns.data(), columns.size());
+      int8_gemm(a.get(), bt.get(), c.get() + e * mn);
+    }
+    download(c, out, s, "c");
+  }
+
+  void int8_gemm(const int8_t* a, const int8_t* b_columns, int32_t* c) {
+    if (options_.gemm == "cublaslt") device::int8_gemm_cublaslt(shape_.m, shape_.n, shape_.k, a, b_columns, c, &gemm_algorithm);
+    else device::int8_gemm_mma(shape_.m, shape_.n, shape_.k, a, b_columns, c);
+  }
+
+  double log2_bound() const { return std::log2(crt_.product().get_d()) - 2; }
+
+  std::string scheme_;
+  GpuOptions options_;
+  std::vector<int64_t> moduli_;
+  Crt crt_;
+  std::string mode_;
+  bool dd_;
+  twins::Shape shape_;
+  size_t words_ = 2;
+  std::set<std::string> names_;
+  DeviceArray<int64_t> device_moduli_;
+  std::map<std::string, Twin> twins_;
+};
+
+}  // namespace
+
+GpuInfo gpu_info() {
+  GpuInfo info;
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    info.why_not = e == cudaSuccess ? "no CUDA device present" : std::string("no CUDA device present (") + cudaGetErrorString(e) + ")";
+    return info;
+  }
+  cudaDeviceProp prop{};
+  OZREF_CUDA(cudaGetDeviceProperties(&prop, 0));
+  info.available = prop.major >= 9;
+  info.device = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
+                std::to_string(prop.multiProcessorCount) + " SMs)";
+  if (!info.available) info.why_not = info.device + ": the twins are built for sm_90a";
+  return info;
+}
+
+std::vector<std::string> gpu_stages(const Scheme& scheme) {
+  const std::set<std::string> twins = twin_names(scheme);
+  std::vector<std::string> names;
+  for (const auto& st : scheme.stages)
+    if (twins.count(std::string(st->name()))) names.push_back(std::string(st->name()));
+  return names;
+}
+
+std::unique_ptr<Subject> make_gpu_subject(const Scheme& scheme, const GpuOptions& options) {
+  if (twin_names(scheme).empty()) throw InputError("lockstep: no GPU twins of " + scheme.name + " yet (implemented: ozaki2-int8, rare)");
+  if (options.gemm != "mma" && options.gemm != "cublaslt") throw InputError("lockstep: unknown --gemm '" + options.gemm + "' (known: mma, cublaslt)");
+  if (!options.fault.empty() && options.fault.find('.') == std::string::npos)
+    throw InputError("lockstep: --plant-fault takes <stage>.<array>, got '" + options.fault + "'");
+  return std::make_unique<GpuSubject>(scheme, options);
+}
+
+}  // namespace ozref::schemes

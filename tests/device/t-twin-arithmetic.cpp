@@ -1,0 +1,108 @@
+// The integer arithmetic of the GPU twins (device/stages/ozaki2/arith.cuh), compiled for the host:
+// the CRT of one element, the correct rounding of a wide integer times a power of two with rare's
+// correction, and residues of integers held in doubles, against GMP and the CPU stages' own
+// functions. The twins' kernels call exactly these functions, so this holds them where no GPU is.
+#include <bit>
+#include <cmath>
+
+#include "common/rng.hpp"
+#include "schemes/common/crt.hpp"
+#include "schemes/common/moduli.hpp"
+#include "schemes/common/residue.hpp"
+#include "schemes/stage_tools.hpp"
+#include "stages/ozaki2/arith.cuh"
+#include "support.hpp"
+
+using namespace ozref;
+using namespace ozref::schemes;
+namespace twin = ozref::device::ozaki2;
+
+namespace {
+
+std::vector<uint64_t> words_of(const mpz_class& x, size_t words) {
+  std::vector<int64_t> w(words);
+  words_from_mpz(x, w.data(), words);
+  return std::vector<uint64_t>(w.begin(), w.end());
+}
+
+size_t crt_words(const Crt& crt) { return std::max<size_t>(2, (mpz_sizeinbase(crt.product().get_mpz_t(), 2) + 1 + 63) / 64); }
+
+}  // namespace
+
+TEST_CASE("twin arithmetic: the CRT of one element equals GMP's exact reconstruction", "[device]") {
+  Rng rng(test::seed());
+  test::CaseCount cases("twin CRT elements");
+  std::vector<int64_t> fp8 = fp8_square_moduli();
+  fp8.insert(fp8.end(), fp8_karatsuba_moduli().begin(), fp8_karatsuba_moduli().end());
+  for (const std::vector<int64_t>* list : {&int8_moduli(), static_cast<const std::vector<int64_t>*>(&fp8)})
+    for (size_t N = 2; N <= list->size(); ++N) {
+      const std::vector<int64_t> moduli(list->begin(), list->begin() + static_cast<long>(N));
+      const Crt crt(moduli);
+      const size_t words = crt_words(crt);
+      std::vector<uint64_t> weights;
+      std::vector<double> weights_fp64;
+      for (const mpz_class& w : crt.weights()) {
+        const std::vector<uint64_t> ww = words_of(w, words);
+        weights.insert(weights.end(), ww.begin(), ww.end());
+        weights_fp64.push_back(w.get_d());
+      }
+      const std::vector<uint64_t> product = words_of(crt.product(), words);
+      for (int c = 0; c < 200 * int(test::level()); ++c) {
+        std::vector<int16_t> r(N);
+        std::vector<int32_t> r32(N);
+        for (size_t t = 0; t < N; ++t) {  // random residues, the extremes weighted up
+          const int64_t m = moduli[t], lo = -(m / 2), hi = (m - 1) / 2;
+          r32[t] = r[t] = static_cast<int16_t>(c % 3 == 0 ? (rng.next() & 1 ? lo : hi) : lo + int64_t(rng.next() % uint64_t(m)));
+        }
+        std::vector<int64_t> out(words);
+        twin::crt_element(r.data(), 1, N, weights.data(), weights_fp64.data(), product.data(), crt.double_double_tables().inv_p, int(words), out.data());
+        INFO("N " << N << " case " << c);
+        REQUIRE(mpz_from_words(out.data(), words) == crt.exact(r32.data()));
+        ++cases;
+      }
+    }
+  cases.report(30 * 200);
+}
+
+TEST_CASE("twin arithmetic: unscale rounds (C' + correction) 2^e as GMP does, subnormal and overflow included", "[device]") {
+  Rng rng(test::seed() + 1);
+  test::CaseCount cases("twin unscale elements");
+  for (int c = 0; c < 20000 * int(test::level()); ++c) {
+    const int words = 2 + int(rng.next() % 3);
+    const int bits = 1 + int(rng.next() % (64 * words - 2));
+    mpz_class x = 0;
+    for (int b = 0; b < bits; b += 32) x = (x << 32) + static_cast<unsigned long>(rng.next() & 0xffffffffu);
+    x >>= static_cast<mp_bitcnt_t>((bits + 31) / 32 * 32 - bits);
+    if (c % 7 == 0) x = (mpz_class(1) << bits) + (c % 2 ? 0 : 1) + (mpz_class(1) << (bits > 60 ? bits - 54 : 0));  // near ties
+    if (rng.next() & 1) x = -x;
+    const int64_t corr = c % 5 == 0 ? static_cast<int64_t>(rng.next() % 4000001) - 2000000 : 0;
+    const int corr_exponent = 1 + int(rng.next() % 38);
+    const int e = c % 4 == 0 ? -1074 - int(rng.next() % 80) : c % 4 == 1 ? 1024 - bits + int(rng.next() % 8) - 4 : int(rng.next() % 400) - 200;
+    const std::vector<uint64_t> w = words_of(x, size_t(words));
+    const std::vector<int64_t> wi(w.begin(), w.end());
+    const double got = twin::unscale_element(wi.data(), words, corr, corr_exponent, e);
+    const mpz_class total = x + (mpz_class(static_cast<long>(corr)) << corr_exponent);
+    const double want = nearest_double(total, e);
+    INFO("x " << x.get_str() << " corr " << corr << " e " << e);
+    REQUIRE(std::bit_cast<uint64_t>(got) == std::bit_cast<uint64_t>(want));
+    REQUIRE(is_correct_rounding(total, e, got));
+    ++cases;
+  }
+  cases.report(20000);
+}
+
+TEST_CASE("twin arithmetic: residues of integers held in doubles, in range and beyond 2^62", "[device]") {
+  Rng rng(test::seed() + 2);
+  test::CaseCount cases("twin residues");
+  for (int c = 0; c < 20000 * int(test::level()); ++c) {
+    const int e = int(rng.next() % 120);
+    double x = std::ldexp(double(rng.next() >> 11), e - 53);
+    x = std::trunc(x);
+    if (rng.next() & 1) x = -x;
+    for (int64_t m : {int64_t{256}, int64_t{255}, int64_t{173}, int64_t{1089}, int64_t{443}, int64_t{169}}) {
+      REQUIRE(twin::residue_of_integer(x, m) == balanced_residue_of_integer(x, m));
+      ++cases;
+    }
+  }
+  cases.report(120000);
+}
