@@ -81,6 +81,31 @@ for mode in fast accurate; do
     done
   done
 done
+# ozaki2-fp8 on sm_90: the GPU's FP8 mma.sync against the model of that instruction.
+for dist in randn phi:0 phi:1 phi:4 integers:1000 uniform; do
+  case_ "ozaki2-fp8-$dist" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --dist "$dist" --m 64 --n 48 --k 1000
+done
+case_ "ozaki2-fp8-scaled2^300" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --a "$out/inputs/scaled_a.npy" --b "$out/inputs/scaled_b.npy"
+for shape in "1 1 1" "7 7 7" "33 7 1" "1 33 4097" "1000 7 33" "33 33 4097"; do
+  set -- $shape
+  case_ "ozaki2-fp8-shape-$1x$2x$3" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --dist phi:1 --m "$1" --n "$2" --k "$3"
+done
+for mode in fast accurate; do
+  for crt in exact garner dd; do
+    for moduli in 2 8 14 20; do
+      case_ "ozaki2-fp8-$mode-$crt-$moduli" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --mode "$mode" --crt "$crt" --moduli "$moduli" --dist phi:2 --m 40 --n 36 --k 512
+    done
+  done
+done
+# At the K bound of ozaki2-fp8 (65536): sums of limb products reach 2^24, the FP32 accumulator's limit.
+case_ "ozaki2-fp8-k-bound-65536" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --dist integers:1000 --m 3 --n 5 --k 65536 --moduli 20
+case_ "ozaki2-fp8-complex" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --complex --dist phi:1 --m 33 --n 20 --k 700
+case_ "ozaki2-fp8-complex-fast-dd" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --complex --mode fast --crt dd --dist randn --m 20 --n 33 --k 300
+case_ "ozaki2-fp8-free-running" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --lockstep free --dist phi:1 --m 64 --n 64 --k 256
+case_ "ozaki2-fp8-wgmma-gemm-on-cpu" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --op wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3 --m 64 --n 64 --k 256
+for fault in truncate.a residues.a split.a split.b gemm.c recombine.c crt.c unscale.c; do
+  case_ "ozaki2-fp8-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki2-fp8 --arch sm_90 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
+done
 case_ "ozaki2-int8-complex" 0 identical -- --complex --dist phi:1 --m 33 --n 20 --k 700
 case_ "ozaki2-int8-complex-fast-dd" 0 identical -- --complex --mode fast --crt dd --dist randn --m 20 --n 33 --k 300
 case_ "ozaki2-int8-free-running" 0 identical -- --lockstep free --dist phi:1 --m 64 --n 64 --k 256
@@ -93,6 +118,7 @@ case_ "ozaki2-int8-complex-fault-complex.c" 1 fault:complex -- --complex --plant
 case_ "rare-fault-correction.c" 1 fault:correction -- --scheme rare --plant-fault correction.c --m 16 --n 16 --k 64
 if [ -z "$quick" ]; then
   case_ "ozaki2-int8-4096-cube" 0 identical -- --dist randn --m 4096 --n 4096 --k 4096 --gemm cublaslt
+  case_ "ozaki2-fp8-2048-cube" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --dist randn --m 2048 --n 2048 --k 2048
 fi
 echo "gpu tests: $passed passed, $failed failed" | tee -a "$summary"
 [ "$failed" -eq 0 ]

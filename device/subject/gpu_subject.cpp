@@ -1,7 +1,7 @@
 // The GPU twins as a subject of the runner (reference/schemes/pipeline/gpu.hpp): each stage with a
 // twin gets its inputs uploaded, its twin run, and its outputs downloaded into the arrays the
-// runner allocated. Twins: the INT8 Ozaki-II family (ozaki2-int8 real and complex, and the stages
-// rare shares with it).
+// runner allocated. Twins: ozaki2-int8 and ozaki2-fp8 (real and complex), and the stages rare
+// shares with ozaki2-int8.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -11,10 +11,13 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "gemm/fp8_gemm.hpp"
 #include "gemm/int8_gemm.hpp"
+#include "mma/op_names.hpp"
 #include "runtime/cuda_check.hpp"
 #include "schemes/common/crt.hpp"
 #include "schemes/pipeline/gpu.hpp"
+#include "stages/ozaki2/fp8_products.hpp"
 #include "stages/ozaki2/twins.hpp"
 
 namespace ozref::schemes {
@@ -38,15 +41,25 @@ void download(const DeviceArray<T>& d, Arrays& out, const Stage& s, std::string_
 }
 
 // The stages of `scheme` with GPU twins: ozaki2-int8's (its scale in the fast and accurate modes),
-// and those rare shares with it (its reduce is the same residue; its scale and round stay on the CPU).
+// ozaki2-fp8's (its bound GEMM on E4M3 magnitudes, and so the accurate scale, stay on the CPU), and
+// those rare shares with ozaki2-int8 (its reduce is the same residue; its scale and round stay on
+// the CPU).
 std::set<std::string> twin_names(const Scheme& scheme) {
+  const std::string mode = scheme.options.value("mode", "accurate");
   if (scheme.name == "rare") {  // its double-double unscale adds the correction between hi + lo and the scaling
     if (scheme.options.value("crt", "exact") == "dd") return {"residues", "gemm", "reduce", "correction", "crt"};
     return {"residues", "gemm", "reduce", "correction", "crt", "unscale"};
   }
+  if (scheme.name == "ozaki2-fp8") {
+    std::set<std::string> names = {"truncate", "residues", "split", "recombine", "complex", "crt", "unscale"};
+    if (mode == "fast") names.insert("scale");
+    // ozref's FP8 kernel issues mma.sync; the GEMMs of another instruction (--op wgmma...) stay on the CPU.
+    if (scheme.resolved.value("instruction", "") == mma::op_name::mma_sync_fp8("e4m3")) names.insert("gemm");
+    return names;
+  }
   if (scheme.name != "ozaki2-int8") return {};
   std::set<std::string> names = {"bound", "truncate", "residues", "gemm", "reduce", "complex", "crt", "unscale"};
-  if (scheme.options.value("mode", "accurate") != "gemmul8-fast") names.insert("scale");
+  if (mode != "gemmul8-fast") names.insert("scale");
   return names;
 }
 
@@ -74,6 +87,7 @@ class GpuSubject final : public Subject {
   GpuSubject(const Scheme& s, const GpuOptions& o)
       : scheme_(s.name), options_(o), moduli_(s.resolved.value("moduli", std::vector<int64_t>{})), crt_(moduli_),
         mode_(s.options.value("mode", "accurate")), dd_(s.options.value("crt", "exact") == "dd"), names_(twin_names(s)) {
+    if (scheme_ == "ozaki2-fp8") fp8_ = twins::fp8_products(moduli_.size());
     shape_ = {s.m, s.n, s.k, s.parts, s.parts == 2 ? size_t{3} : size_t{1}, moduli_.size()};
     words_ = std::max<size_t>(2, (mpz_sizeinbase(crt_.product().get_mpz_t(), 2) + 1 + 63) / 64);
     device_moduli_ = DeviceArray<int64_t>(moduli_.data(), moduli_.size());
@@ -81,7 +95,8 @@ class GpuSubject final : public Subject {
               {"truncate", [this](auto&... x) { truncate(x...); }}, {"residues", [this](auto&... x) { residues(x...); }},
               {"gemm", [this](auto&... x) { gemm(x...); }},         {"reduce", [this](auto&... x) { reduce(x...); }},
               {"complex", [this](auto&... x) { complex(x...); }},   {"crt", [this](auto&... x) { crt(x...); }},
-              {"unscale", [this](auto&... x) { unscale(x...); }},   {"correction", [this](auto&... x) { correction(x...); }}};
+              {"unscale", [this](auto&... x) { unscale(x...); }},   {"correction", [this](auto&... x) { correction(x...); }},
+              {"split", [this](auto&... x) { split(x...); }},       {"recombine", [this](auto&... x) { recombine(x...); }}};
   }
 
   std::string name() const override { return "gpu"; }
@@ -134,14 +149,29 @@ class GpuSubject final : public Subject {
   }
 
   void residues(const Stage& s, const Arrays& in, Arrays& out) {
+    if (*std::max_element(moduli_.begin(), moduli_.end()) <= 256) residues_as<int8_t>(s, in, out);
+    else residues_as<int16_t>(s, in, out);
+  }
+
+  template <typename R>  // int8 residues when every modulus is at most 256, as the CPU stage
+  void residues_as(const Stage& s, const Arrays& in, Arrays& out) {
     const std::string_view from = scheme_ == "rare" ? "round" : "truncate";
     const auto ta = upload<double>(in, from, "a"), tb = upload<double>(in, from, "b");
-    DeviceArray<int8_t> ra(shape_.N * shape_.P * shape_.m * shape_.k), rb(shape_.N * shape_.P * shape_.n * shape_.k);
+    DeviceArray<R> ra(shape_.N * shape_.P * shape_.m * shape_.k), rb(shape_.N * shape_.P * shape_.n * shape_.k);
     twins::residues(shape_, ta.get(), tb.get(), device_moduli_.get(), ra.get(), rb.get());
     download(ra, out, s, "a"), download(rb, out, s, "b");
   }
 
+  void split(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto ra = upload<int16_t>(in, "residues", "a"), rb = upload<int16_t>(in, "residues", "b");
+    const size_t rows = fp8_.limb_base.back() * shape_.P;
+    DeviceArray<int8_t> la(rows * shape_.m * shape_.k), lb(rows * shape_.n * shape_.k);
+    twins::split(shape_, ra.get(), rb.get(), fp8_.products, fp8_.limb_base, la.get(), lb.get());
+    download(la, out, s, "a"), download(lb, out, s, "b");
+  }
+
   void gemm(const Stage& s, const Arrays& in, Arrays& out) {
+    if (scheme_ == "ozaki2-fp8") return fp8_gemm(s, in, out);
     const auto ra = upload<int8_t>(in, "residues", "a"), rb = upload<int8_t>(in, "residues", "b");
     const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
     DeviceArray<int32_t> c(shape_.N * Q * mn);
@@ -149,6 +179,32 @@ class GpuSubject final : public Subject {
       for (size_t q = 0; q < Q; ++q)  // the plane products re re, im im, (re + im)(re + im)
         int8_gemm(ra.get() + (t * shape_.P + q) * mk, rb.get() + (t * shape_.P + q) * nk, c.get() + (t * Q + q) * mn);
     download(c, out, s, "c");
+  }
+
+  // Modulus t's GEMM g of plane product q multiplies A's limb a_limb of plane q by B's limb b_limb.
+  void fp8_gemm(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto la = upload<int8_t>(in, "split", "a"), lb = upload<int8_t>(in, "split", "b");
+    DeviceArray<uint8_t> ea(la.size()), eb(lb.size());
+    twins::to_e4m3(la.get(), la.size(), ea.get()), twins::to_e4m3(lb.get(), lb.size(), eb.get());
+    const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
+    DeviceArray<float> c(fp8_.term_base.back() * Q * mn);
+    for (size_t t = 0; t < shape_.N; ++t) {
+      const std::vector<ProductTerm>& terms = fp8_.terms[t];
+      for (size_t q = 0; q < Q; ++q)
+        for (size_t g = 0; g < terms.size(); ++g) {
+          const size_t a_row = fp8_.limb_base[t] + terms[g].a_limb, b_row = fp8_.limb_base[t] + terms[g].b_limb;
+          device::fp8_gemm_mma(shape_.m, shape_.n, shape_.k, ea.get() + (a_row * Q + q) * mk, eb.get() + (b_row * Q + q) * nk,
+                               c.get() + ((fp8_.term_base[t] * Q) + q * terms.size() + g) * mn);
+        }
+    }
+    download(c, out, s, "c");
+  }
+
+  void recombine(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto c = upload<uint32_t>(in, "gemm", "c");
+    DeviceArray<int16_t> r(shape_.N * shape_.P * shape_.m * shape_.n);
+    twins::recombine(shape_, shape_.P, c.get(), fp8_.products, fp8_.term_base, r.get());
+    download(r, out, s, "c");
   }
 
   void reduce(const Stage& s, const Arrays& in, Arrays& out) {
@@ -159,14 +215,14 @@ class GpuSubject final : public Subject {
   }
 
   void complex(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto products = upload<int16_t>(in, "reduce", "c");
+    const auto products = upload<int16_t>(in, residue_stage(), "c");
     DeviceArray<int16_t> c(shape_.N * 2 * shape_.m * shape_.n);
     twins::combine_3m(shape_, products.get(), device_moduli_.get(), c.get());
     download(c, out, s, "c");
   }
 
   void crt(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto r = upload<int16_t>(in, shape_.S == 2 ? "complex" : "reduce", "c");
+    const auto r = upload<int16_t>(in, shape_.S == 2 ? "complex" : residue_stage(), "c");
     const size_t count = shape_.S * shape_.m * shape_.n;
     const twins::CrtTables tables = crt_tables(crt_, words_);
     if (dd_) {
@@ -221,6 +277,7 @@ class GpuSubject final : public Subject {
     else device::int8_gemm_mma(shape_.m, shape_.n, shape_.k, a, b_columns, c);
   }
 
+  std::string_view residue_stage() const { return scheme_ == "ozaki2-fp8" ? "recombine" : "reduce"; }
   double log2_bound() const { return std::log2(crt_.product().get_d()) - 2; }
 
   std::string scheme_;
@@ -232,6 +289,7 @@ class GpuSubject final : public Subject {
   twins::Shape shape_;
   size_t words_ = 2;
   std::set<std::string> names_;
+  twins::Fp8Products fp8_;
   DeviceArray<int64_t> device_moduli_;
   std::map<std::string, Twin> twins_;
 };
@@ -264,8 +322,9 @@ std::vector<std::string> gpu_stages(const Scheme& scheme) {
 }
 
 std::unique_ptr<Subject> make_gpu_subject(const Scheme& scheme, const GpuOptions& options) {
-  if (twin_names(scheme).empty()) throw InputError("lockstep: no GPU twins of " + scheme.name + " yet (implemented: ozaki2-int8, rare)");
+  if (twin_names(scheme).empty()) throw InputError("lockstep: no GPU twins of " + scheme.name + " yet (implemented: ozaki2-int8, ozaki2-fp8, rare)");
   if (options.gemm != "mma" && options.gemm != "cublaslt") throw InputError("lockstep: unknown --gemm '" + options.gemm + "' (known: mma, cublaslt)");
+  if (options.gemm == "cublaslt" && scheme.name == "ozaki2-fp8") throw InputError("lockstep: --gemm cublaslt runs INT8 GEMMs; ozaki2-fp8 takes --gemm mma");
   if (!options.fault.empty() && options.fault.find('.') == std::string::npos)
     throw InputError("lockstep: --plant-fault takes <stage>.<array>, got '" + options.fault + "'");
   return std::make_unique<GpuSubject>(scheme, options);

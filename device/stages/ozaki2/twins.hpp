@@ -1,4 +1,4 @@
-// The GPU twins of the Ozaki-II stages (INT8 family: ozaki2-int8), on device pointers: the same
+// The GPU twins of the Ozaki-II stages (ozaki2-int8, ozaki2-fp8, and what rare shares), on device pointers: the same
 // names, array layouts and rounding order as the CPU stages in reference/schemes/ozaki2/, so that
 // their outputs are bit-identical where the stage is a function of its inputs. Each launches its
 // kernels and waits for them (errors are exceptions, device/runtime/cuda_check.hpp).
@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "stages/ozaki2/limbs.cuh"
 
 namespace ozref::device::ozaki2 {
 
@@ -30,9 +32,19 @@ void truncate(const Shape& s, const double* a, const double* b, const int32_t* r
 // residues: balanced residues of the integers (A's by rows N x P x m x k, B's by columns
 // N x P x n x k; plane 2 of a complex run is re + im formed in residue arithmetic).
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int8_t* ra, int8_t* rb);
+void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int16_t* ra, int16_t* rb);
+
+// split (fp8): the int16 residues as limbs, modulus t's in rows limb_base[t] .. (limb, plane).
+void split(const Shape& s, const int16_t* ra, const int16_t* rb, const std::vector<LimbProduct>& products, const std::vector<size_t>& limb_base,
+           int8_t* la, int8_t* lb);
+// The limbs (small integers) as the E4M3 bytes the FP8 GEMMs take.
+void to_e4m3(const int8_t* limbs, size_t count, uint8_t* e4m3);
 
 // reduce: the kernel's Barrett reduction of INT32 outputs (N x Q x m x n) to balanced residues.
 void reduce(const Shape& s, size_t products, const int32_t* c, const int64_t* moduli, int16_t* r);
+// recombine (fp8): FP32 GEMM outputs (rows term_base[t] x products of modulus t) to balanced residues.
+void recombine(const Shape& s, size_t products, const uint32_t* c, const std::vector<LimbProduct>& mods, const std::vector<size_t>& term_base,
+               int16_t* r);
 
 // complex: Re = T1 - T2, Im = T3 - T1 - T2 mod m, from (N x 3 x m x n) into (N x 2 x m x n).
 void combine_3m(const Shape& s, const int16_t* products, const int64_t* moduli, int16_t* out);

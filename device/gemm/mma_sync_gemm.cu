@@ -1,0 +1,107 @@
+// ozref's GEMMs on mma.sync m16n8k32 with 8-bit operands: s8.s8.s32 (INT8) and e4m3.e4m3.f32
+// (FP8). Blocks of 128 x 128 outputs, 8 warps of 64 x 32, K in steps of 64 staged through shared
+// memory. Rows, columns and K beyond the matrix are zeros, so any shape works. Each output is one
+// chain of instructions along K in order, starting from zero, as the CPU model runs it: the INT8
+// result is the exact INT32 sum (wrapping as the instruction does); the FP8 one is the H200's
+// FP32 accumulation of that chain, bit for bit what the model of the instruction gives.
+#include "gemm/fp8_gemm.hpp"
+#include "gemm/int8_gemm.hpp"
+#include "runtime/cuda_check.hpp"
+
+namespace ozref::device {
+namespace {
+
+constexpr int kBM = 128, kBN = 128, kBK = 64, kStride = kBK + 16;  // bytes per shared row (padded)
+constexpr int kThreads = 256;
+
+// Rows r0.. of a (rows x k) byte matrix, columns k0 .. k0 + 63, into shared memory (zeros outside).
+template <typename T>
+__device__ void load_tile(const T* x, size_t rows, size_t k, size_t r0, size_t k0, T* s) {
+  const bool aligned = k % 16 == 0;
+  for (int chunk = threadIdx.x; chunk < kBM * (kBK / 16); chunk += kThreads) {
+    const int r = chunk / (kBK / 16), c = chunk % (kBK / 16) * 16;
+    T* dst = s + r * kStride + c;
+    const size_t row = r0 + r, col = k0 + c;
+    if (row < rows && aligned && col + 16 <= k) {
+      *reinterpret_cast<int4*>(dst) = *reinterpret_cast<const int4*>(x + row * k + col);
+    } else {
+      for (int i = 0; i < 16; ++i) dst[i] = row < rows && col + i < k ? x[row * k + col + i] : 0;
+    }
+  }
+}
+
+template <typename T>
+__device__ inline uint32_t shared_u32(const T* p) { return *reinterpret_cast<const uint32_t*>(p); }
+
+// The two instructions: d = a b + d on one m16n8k32 tile.
+struct Int8Mma {
+  using Operand = int8_t;
+  using Accumulator = int32_t;
+  __device__ static void run(int32_t* d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  }
+};
+struct Fp8Mma {
+  using Operand = uint8_t;
+  using Accumulator = float;
+  __device__ static void run(float* d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  }
+};
+
+template <typename Mma>
+__global__ void __launch_bounds__(kThreads) gemm_kernel(size_t m, size_t n, size_t k, const typename Mma::Operand* a,
+                                                        const typename Mma::Operand* b, typename Mma::Accumulator* c) {
+  using T = typename Mma::Operand;
+  __shared__ __align__(16) T sa[kBM * kStride], sb[kBN * kStride];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int wm = warp / 4 * 64, wn = warp % 4 * 32;  // the warp's 64 x 32 outputs in the block
+  const size_t bm = size_t(blockIdx.y) * kBM, bn = size_t(blockIdx.x) * kBN;
+  typename Mma::Accumulator acc[4][4][4] = {};
+  for (size_t k0 = 0; k0 < k; k0 += kBK) {
+    load_tile(a, m, k, bm, k0, sa);
+    load_tile(b, n, k, bn, k0, sb);
+    __syncthreads();
+    for (int kk = 0; kk < kBK && k0 + kk < k; kk += 32)  // K padded to 32, as the model pads it
+      for (int i = 0; i < 4; ++i) {
+        const T* ar = sa + (wm + i * 16 + g) * kStride + kk + 4 * t;
+        const uint32_t a0 = shared_u32(ar), a1 = shared_u32(ar + 8 * kStride), a2 = shared_u32(ar + 16), a3 = shared_u32(ar + 8 * kStride + 16);
+        for (int j = 0; j < 4; ++j) {
+          const T* br = sb + (wn + j * 8 + g) * kStride + kk + 4 * t;
+          const uint32_t b0 = shared_u32(br), b1 = shared_u32(br + 16);
+          Mma::run(acc[i][j], a0, a1, a2, a3, b0, b1);
+        }
+      }
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int h = 0; h < 4; ++h) {  // d0, d1: row g, columns 2t, 2t+1; d2, d3: row g + 8
+        const size_t row = bm + wm + i * 16 + g + (h / 2) * 8, col = bn + wn + j * 8 + 2 * t + h % 2;
+        if (row < m && col < n) c[row * n + col] = acc[i][j][h];
+      }
+}
+
+template <typename Mma>
+void launch(size_t m, size_t n, size_t k, const typename Mma::Operand* a, const typename Mma::Operand* b_columns, typename Mma::Accumulator* c) {
+  if (m == 0 || n == 0) return;
+  const dim3 grid(static_cast<unsigned>((n + kBN - 1) / kBN), static_cast<unsigned>((m + kBM - 1) / kBM));
+  gemm_kernel<Mma><<<grid, kThreads>>>(m, n, k, a, b_columns, c);
+  OZREF_CUDA_LAUNCHED();
+}
+
+}  // namespace
+
+void int8_gemm_mma(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int32_t* c) {
+  launch<Int8Mma>(m, n, k, a, b_columns, c);
+}
+
+void fp8_gemm_mma(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, float* c) {
+  launch<Fp8Mma>(m, n, k, a, b_columns, c);
+}
+
+}  // namespace ozref::device
