@@ -103,7 +103,7 @@ case_ "ozaki2-fp8-complex" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --com
 case_ "ozaki2-fp8-complex-fast-dd" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --complex --mode fast --crt dd --dist randn --m 20 --n 33 --k 300
 case_ "ozaki2-fp8-free-running" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --lockstep free --dist phi:1 --m 64 --n 64 --k 256
 case_ "ozaki2-fp8-wgmma-gemm-on-cpu" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --op wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3 --m 64 --n 64 --k 256
-for fault in truncate.a residues.a split.a split.b gemm.c recombine.c crt.c unscale.c; do
+for fault in bound.c truncate.a residues.a split.a split.b gemm.c recombine.c crt.c unscale.c; do
   case_ "ozaki2-fp8-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki2-fp8 --arch sm_90 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
 done
 case_ "ozaki2-int8-complex" 0 identical -- --complex --dist phi:1 --m 33 --n 20 --k 700

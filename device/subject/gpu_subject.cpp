@@ -40,8 +40,8 @@ void download(const DeviceArray<T>& d, Arrays& out, const Stage& s, std::string_
   d.download(t.as<T>());
 }
 
-// The stages of `scheme` with GPU twins: ozaki2-int8's (its scale in the fast and accurate modes),
-// ozaki2-fp8's (its bound GEMM on E4M3 magnitudes, and so the accurate scale, stay on the CPU), and
+// The stages of `scheme` with GPU twins: ozaki2-int8's and ozaki2-fp8's (their scale in the fast and
+// accurate modes; fp8's GEMMs, bound's too, only on the mma.sync instruction of ozref's kernel), and
 // those rare shares with ozaki2-int8 (its reduce is the same residue; its scale and round stay on
 // the CPU).
 std::set<std::string> twin_names(const Scheme& scheme) {
@@ -52,9 +52,9 @@ std::set<std::string> twin_names(const Scheme& scheme) {
   }
   if (scheme.name == "ozaki2-fp8") {
     std::set<std::string> names = {"truncate", "residues", "split", "recombine", "complex", "crt", "unscale"};
-    if (mode == "fast") names.insert("scale");
+    if (mode != "gemmul8-fast") names.insert("scale");
     // ozref's FP8 kernel issues mma.sync; the GEMMs of another instruction (--op wgmma...) stay on the CPU.
-    if (scheme.resolved.value("instruction", "") == mma::op_name::mma_sync_fp8("e4m3")) names.insert("gemm");
+    if (scheme.resolved.value("instruction", "") == mma::op_name::mma_sync_fp8("e4m3")) names.insert({"bound", "gemm"});
     return names;
   }
   if (scheme.name != "ozaki2-int8") return {};
@@ -119,18 +119,27 @@ class GpuSubject final : public Subject {
 
   void bound(const Stage& s, const Arrays& in, Arrays& out) {
     const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
-    DeviceArray<int32_t> u(shape_.m), v(shape_.n), c(shape_.m * shape_.n);
+    DeviceArray<int32_t> u(shape_.m), v(shape_.n);
     DeviceArray<int8_t> oa(shape_.m * shape_.k), ob(shape_.n * shape_.k);
-    twins::bound_operands(shape_, a.get(), b.get(), u.get(), v.get(), oa.get(), ob.get());
-    int8_gemm(oa.get(), ob.get(), c.get());
-    download(u, out, s, "row_exp"), download(v, out, s, "col_exp"), download(oa, out, s, "a"), download(ob, out, s, "b"), download(c, out, s, "c");
+    twins::bound_operands(shape_, fp8() ? 4 : 6, a.get(), b.get(), u.get(), v.get(), oa.get(), ob.get());
+    download(u, out, s, "row_exp"), download(v, out, s, "col_exp"), download(oa, out, s, "a"), download(ob, out, s, "b");
+    if (fp8()) {
+      DeviceArray<float> c(shape_.m * shape_.n);
+      device::fp8_gemm_mma(shape_.m, shape_.n, shape_.k, e4m3(oa).get(), e4m3(ob).get(), c.get());
+      download(c, out, s, "c");
+    } else {
+      DeviceArray<int32_t> c(shape_.m * shape_.n);
+      int8_gemm(oa.get(), ob.get(), c.get());
+      download(c, out, s, "c");
+    }
   }
 
   void scale(const Stage& s, const Arrays& in, Arrays& out) {
     DeviceArray<int32_t> row(shape_.m), col(shape_.n);
     if (mode_ == "accurate") {
-      const auto c = upload<int32_t>(in, "bound", "c"), u = upload<int32_t>(in, "bound", "row_exp"), v = upload<int32_t>(in, "bound", "col_exp");
-      twins::scale_accurate(shape_, c.get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
+      const auto u = upload<int32_t>(in, "bound", "row_exp"), v = upload<int32_t>(in, "bound", "col_exp");
+      if (fp8()) twins::scale_accurate(shape_, upload<float>(in, "bound", "c").get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
+      else twins::scale_accurate(shape_, upload<int32_t>(in, "bound", "c").get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
     } else if (mode_ == "fast") {
       const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
       twins::scale_fast(shape_, a.get(), b.get(), log2_bound(), row.get(), col.get());
@@ -183,9 +192,7 @@ class GpuSubject final : public Subject {
 
   // Modulus t's GEMM g of plane product q multiplies A's limb a_limb of plane q by B's limb b_limb.
   void fp8_gemm(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto la = upload<int8_t>(in, "split", "a"), lb = upload<int8_t>(in, "split", "b");
-    DeviceArray<uint8_t> ea(la.size()), eb(lb.size());
-    twins::to_e4m3(la.get(), la.size(), ea.get()), twins::to_e4m3(lb.get(), lb.size(), eb.get());
+    const auto la = e4m3(upload<int8_t>(in, "split", "a")), lb = e4m3(upload<int8_t>(in, "split", "b"));
     const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
     DeviceArray<float> c(fp8_.term_base.back() * Q * mn);
     for (size_t t = 0; t < shape_.N; ++t) {
@@ -193,11 +200,18 @@ class GpuSubject final : public Subject {
       for (size_t q = 0; q < Q; ++q)
         for (size_t g = 0; g < terms.size(); ++g) {
           const size_t a_row = fp8_.limb_base[t] + terms[g].a_limb, b_row = fp8_.limb_base[t] + terms[g].b_limb;
-          device::fp8_gemm_mma(shape_.m, shape_.n, shape_.k, ea.get() + (a_row * Q + q) * mk, eb.get() + (b_row * Q + q) * nk,
+          device::fp8_gemm_mma(shape_.m, shape_.n, shape_.k, la.get() + (a_row * Q + q) * mk, lb.get() + (b_row * Q + q) * nk,
                                c.get() + ((fp8_.term_base[t] * Q) + q * terms.size() + g) * mn);
         }
     }
     download(c, out, s, "c");
+  }
+
+  // Small integers (limbs, bound operands) as the E4M3 bytes the FP8 kernel takes.
+  static DeviceArray<uint8_t> e4m3(const DeviceArray<int8_t>& x) {
+    DeviceArray<uint8_t> bytes(x.size());
+    twins::to_e4m3(x.get(), x.size(), bytes.get());
+    return bytes;
   }
 
   void recombine(const Stage& s, const Arrays& in, Arrays& out) {
@@ -277,6 +291,7 @@ class GpuSubject final : public Subject {
     else device::int8_gemm_mma(shape_.m, shape_.n, shape_.k, a, b_columns, c);
   }
 
+  bool fp8() const { return scheme_ == "ozaki2-fp8"; }
   std::string_view residue_stage() const { return scheme_ == "ozaki2-fp8" ? "recombine" : "reduce"; }
   double log2_bound() const { return std::log2(crt_.product().get_d()) - 2; }
 

@@ -16,15 +16,19 @@ struct Shape {
   size_t m = 0, n = 0, k = 0, S = 1, P = 1, N = 0;
 };
 
-// bound: A's rows (parts x m x k) and B's columns (parts x k x n) scaled to at most 2^6 and
-// rounded up (complex: on |re| + |im| rounded up): exponents and operands (A m x k, B n x k).
-void bound_operands(const Shape& s, const double* a, const double* b, int32_t* row_exp, int32_t* col_exp, int8_t* op_a, int8_t* op_b);
+// bound: A's rows (parts x m x k) and B's columns (parts x k x n) scaled to at most 2^bits (6 for
+// INT8, 4 for E4M3) and rounded up (complex: on |re| + |im| rounded up): exponents and operands
+// (A m x k, B n x k).
+void bound_operands(const Shape& s, int bits, const double* a, const double* b, int32_t* row_exp, int32_t* col_exp, int8_t* op_a,
+                    int8_t* op_b);
 
 // scale (a free choice: the runner checks it through truncate's bound). fast: Cauchy-Schwarz from
 // FP64 sums of squares inflated to cover their rounding; accurate: from the bound GEMM's outputs.
 void scale_fast(const Shape& s, const double* a, const double* b, double log2_bound, int32_t* row_shift, int32_t* col_shift);
 void scale_accurate(const Shape& s, const int32_t* c_hi, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
                     int32_t* row_shift, int32_t* col_shift);
+void scale_accurate(const Shape& s, const float* c_hi, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
+                    int32_t* row_shift, int32_t* col_shift);  // ozaki2-fp8's FP32 bound GEMM
 
 // truncate: trunc(A 2^s_i), trunc(2^t_j B), every part.
 void truncate(const Shape& s, const double* a, const double* b, const int32_t* row_shift, const int32_t* col_shift, double* ta, double* tb);
