@@ -1,12 +1,14 @@
-// The emulated DGEMM of ozaki2-int8 on the GPU, the stage twins composed on device arrays (fast
-// scaling, the exact CRT; the GEMMs through cuBLASLt's INT8 GEMM, or ozref's mma.sync kernel),
-// against cuBLAS DGEMM and cuBLAS's INT8 GEMM measured in the same process, on randn data. Each
+// The emulated DGEMM (and 3M ZGEMM) of ozaki2-int8 on the GPU, the stage twins composed on device
+// arrays (fast scaling, the exact CRT; the GEMMs through cuBLASLt's INT8 GEMM and the reduce twin,
+// or through ozref's wgmma kernel with the reduction fused), against cuBLAS DGEMM, ZGEMM and
+// cuBLASLt's INT8 GEMM measured in the same process, on randn data. Each
 // figure is the median of 5 timed runs after a warm-up, from CUDA events. Accuracy: a 32 x 32
 // block of C (rows and columns spread over the matrix) of each result, with those rows of A and
 // columns of B, is written as .npy files into the samples folder, for `ozref check` on any machine
 // (the exact product of a block needs no GPU): bench/gpu_accuracy.sh.
 // Prints one JSON object per size, then a table.
-// Usage: bench_gpu_pipeline SAMPLES_DIR [n ...] (default 4096 8192 16384); OZREF_MODULI=14,16 (default)
+// Usage: bench_gpu_pipeline SAMPLES_DIR [n ...] (default 4096 8192 16384); OZREF_MODULI=14,16 (default);
+// OZREF_COMPLEX_MAX=8192 (the largest n of the 3M runs)
 #include <cublas_v2.h>
 
 #include <algorithm>
@@ -23,6 +25,7 @@
 
 #include "io/npy.hpp"
 #include "gemm/int8_gemm.hpp"
+#include "gemm/wgmma_gemm.hpp"
 #include "runtime/cuda_check.hpp"
 #include "schemes/common/crt.hpp"
 #include "schemes/common/moduli.hpp"
@@ -91,9 +94,15 @@ twins::CrtTables tables(const schemes::Crt& crt, size_t words) {
   return t;
 }
 
-// The pipeline's buffers for one size and modulus count, and its stages.
+// The GEMM stage's path: cuBLASLt's INT8 GEMM then the reduce twin (what a user would pick), or
+// ozref's wgmma kernel with the reduction fused into its epilogue.
+enum class GemmPath { Cublaslt, WgmmaFused };
+const char* path_name(GemmPath p) { return p == GemmPath::Cublaslt ? "cublaslt" : "wgmma_fused"; }
+
+// The pipeline's buffers for one size, modulus count and part count (1 real, 2 complex: 3M), and
+// its stages on device arrays.
 struct Pipeline {
-  size_t n, N, words;
+  size_t n, N, S, P, words;
   std::vector<int64_t> moduli;
   schemes::Crt crt;
   twins::Shape shape;
@@ -101,36 +110,45 @@ struct Pipeline {
   DeviceArray<int32_t> row, col, c32;
   DeviceArray<double> ta, tb, c;
   DeviceArray<int8_t> ra, rb;
-  DeviceArray<int16_t> reduced;
+  DeviceArray<int16_t> reduced, combined;
   DeviceArray<int64_t> wide;
   twins::CrtTables crt_tables;
   std::map<std::string, double> seconds;
 
-  Pipeline(size_t size, size_t count)
-      : n(size), N(count), moduli(schemes::int8_moduli().begin(), schemes::int8_moduli().begin() + static_cast<long>(count)), crt(moduli),
-        shape{size, size, size, 1, 1, count}, dev_moduli(moduli.data(), moduli.size()), row(size), col(size), c32(size * size), ta(size * size),
-        tb(size * size), c(size * size), ra(count * size * size), rb(count * size * size), reduced(count * size * size) {
+  Pipeline(size_t size, size_t count, size_t parts)
+      : n(size), N(count), S(parts), P(parts == 2 ? 3 : 1),
+        moduli(schemes::int8_moduli().begin(), schemes::int8_moduli().begin() + static_cast<long>(count)), crt(moduli),
+        shape{size, size, size, S, P, count}, dev_moduli(moduli.data(), moduli.size()), row(size), col(size), c32(size * size),
+        ta(S * size * size), tb(S * size * size), c(S * size * size), ra(count * P * size * size), rb(count * P * size * size),
+        reduced(count * P * size * size), combined(S == 2 ? count * 2 * size * size : 0) {
     words = std::max<size_t>(2, (mpz_sizeinbase(crt.product().get_mpz_t(), 2) + 1 + 63) / 64);
-    wide = DeviceArray<int64_t>(size * size * words);
+    wide = DeviceArray<int64_t>(S * size * size * words);
     crt_tables = tables(crt, words);
   }
 
-  void run(const double* a, const double* b, bool cublaslt, bool record) {
-    const size_t mn = n * n, nk = n * n;
+  void run(const double* a, const double* b, GemmPath path, bool record) {
     const double L = std::log2(crt.product().get_d()) - 2;
     stage("scale", record, [&] { twins::scale_fast(shape, a, b, L, row.get(), col.get()); });
     stage("truncate", record, [&] { twins::truncate(shape, a, b, row.get(), col.get(), ta.get(), tb.get()); });
     stage("residues", record, [&] { twins::residues(shape, ta.get(), tb.get(), dev_moduli.get(), ra.get(), rb.get()); });
-    const twins::Shape one{n, n, n, 1, 1, 1};
-    for (size_t t = 0; t < N; ++t) {
-      stage("gemm", record, [&] {
-        if (cublaslt) device::int8_gemm_cublaslt(n, n, n, ra.get() + t * nk, rb.get() + t * nk, c32.get(), nullptr);
-        else device::int8_gemm_mma(n, n, n, ra.get() + t * nk, rb.get() + t * nk, c32.get());
-      });
-      stage("reduce", record, [&] { twins::reduce(one, 1, c32.get(), dev_moduli.get() + t, reduced.get() + t * mn); });
-    }
-    stage("crt", record, [&] { twins::crt_exact(shape, reduced.get(), crt_tables, wide.get()); });
+    for (size_t plane = 0; plane < N * P; ++plane) gemm(plane, path, record);
+    if (S == 2) stage("complex", record, [&] { twins::combine_3m(shape, reduced.get(), dev_moduli.get(), combined.get()); });
+    stage("crt", record, [&] { twins::crt_exact(shape, S == 2 ? combined.get() : reduced.get(), crt_tables, wide.get()); });
     stage("unscale", record, [&] { twins::unscale_exact(shape, wide.get(), words, row.get(), col.get(), nullptr, 0, c.get()); });
+  }
+
+  // Residue plane `plane` (modulus plane / P) of A times B's, reduced.
+  void gemm(size_t plane, GemmPath path, bool record) {
+    const size_t nn = n * n;
+    const int8_t *x = ra.get() + plane * nn, *y = rb.get() + plane * nn;
+    int16_t* out = reduced.get() + plane * nn;
+    if (path == GemmPath::WgmmaFused) {
+      stage("gemm+reduce", record, [&] { device::wgmma_gemm_reduced(n, n, n, x, y, moduli[plane / P], out); });
+      return;
+    }
+    stage("gemm", record, [&] { device::int8_gemm_cublaslt(n, n, n, x, y, c32.get(), nullptr); });
+    const twins::Shape one{n, n, n, 1, 1, 1};
+    stage("reduce", record, [&] { twins::reduce(one, 1, c32.get(), dev_moduli.get() + plane / P, out); });
   }
 
   void stage(const std::string& name, bool record, const std::function<void()>& f) {
@@ -169,10 +187,79 @@ struct Sample {
   }
 };
 
-nlohmann::json bench_size(size_t n, const std::vector<size_t>& moduli_counts, cublasHandle_t blas, const std::string& samples) {
-  DeviceArray<double> a(n * n), b(n * n), c(n * n);
-  randn_kernel<<<device::blocks_for(n * n), 256>>>(a.get(), n * n, 1);
-  randn_kernel<<<device::blocks_for(n * n), 256>>>(b.get(), n * n, 2);
+// Random bytes (INT8 operands), from the same counter hash.
+__global__ void random_bytes_kernel(int8_t* x, size_t count, uint64_t seed) {
+  const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (i < count) x[i] = static_cast<int8_t>(mix(seed ^ i) >> 56);
+}
+
+// INT8 GEMMs on random operands: cuBLASLt, ozref's wgmma kernel (raw and with the reduction fused)
+// and its mma.sync kernel.
+void bench_int8(size_t n, nlohmann::json& j) {
+  const double ops = 2.0 * double(n) * n * n;
+  DeviceArray<int8_t> x8(n * n), y8(n * n);
+  DeviceArray<int32_t> c32(n * n);
+  DeviceArray<int16_t> r16(n * n);
+  random_bytes_kernel<<<device::blocks_for(n * n), 256>>>(x8.get(), n * n, 3);
+  random_bytes_kernel<<<device::blocks_for(n * n), 256>>>(y8.get(), n * n, 5);
+  OZREF_CUDA_LAUNCHED();
+  std::string algorithm;
+  const auto u8 = [](const int8_t* p) { return reinterpret_cast<const uint8_t*>(p); };
+  const std::map<std::string, std::function<void()>> kernels = {
+      {"int8_cublaslt", [&] { device::int8_gemm_cublaslt(n, n, n, x8.get(), y8.get(), c32.get(), &algorithm); }},
+      {"int8_wgmma", [&] { device::wgmma_gemm(device::WgmmaOp::S8S8, n, n, n, u8(x8.get()), u8(y8.get()), reinterpret_cast<uint32_t*>(c32.get())); }},
+      {"int8_wgmma_reduced", [&] { device::wgmma_gemm_reduced(n, n, n, x8.get(), y8.get(), 251, r16.get()); }},
+      {"int8_mma_sync", [&] { device::int8_gemm_mma(n, n, n, x8.get(), y8.get(), c32.get()); }}};
+  for (const auto& [name, run] : kernels) {
+    const double t = timed(run);
+    j[name] = {{"seconds", t}, {"tops", ops / t * 1e-12}};
+  }
+  j["int8_cublaslt"]["algorithm"] = algorithm;
+  j["int8_wgmma"]["x_cublaslt"] = j["int8_wgmma"]["tops"].get<double>() / j["int8_cublaslt"]["tops"].get<double>();
+  j["int8_wgmma_reduced"]["x_cublaslt"] = j["int8_wgmma_reduced"]["tops"].get<double>() / j["int8_cublaslt"]["tops"].get<double>();
+}
+
+// cuBLAS ZGEMM against the 3M emulation on the same randn parts (planar for the pipeline,
+// interleaved for ZGEMM).
+__global__ void interleave_kernel(const double* planar, size_t count, double* interleaved) {
+  const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (i < count) interleaved[2 * i] = planar[i], interleaved[2 * i + 1] = planar[count + i];
+}
+
+nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, GemmPath path, double flops, double reference_seconds);
+
+void bench_complex(size_t n, const std::vector<size_t>& moduli_counts, cublasHandle_t blas, const double* a, const double* b, nlohmann::json& j) {
+  const size_t nn = n * n;
+  const double flops = 8.0 * double(n) * n * n;
+  DeviceArray<double> za(2 * nn), zb(2 * nn), zc(2 * nn);
+  interleave_kernel<<<device::blocks_for(nn), 256>>>(a, nn, za.get());
+  interleave_kernel<<<device::blocks_for(nn), 256>>>(b, nn, zb.get());
+  OZREF_CUDA_LAUNCHED();
+  const cuDoubleComplex one{1, 0}, zero{0, 0};
+  const auto* x = reinterpret_cast<const cuDoubleComplex*>(za.get());
+  const auto* y = reinterpret_cast<const cuDoubleComplex*>(zb.get());
+  auto* z = reinterpret_cast<cuDoubleComplex*>(zc.get());
+  j["zgemm_seconds"] = timed([&] { cublasZgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, y, int(n), x, int(n), &zero, z, int(n)); });
+  j["zgemm_tflops"] = flops / j["zgemm_seconds"].get<double>() * 1e-12;
+  for (size_t N : moduli_counts) {
+    Pipeline p(n, N, 2);
+    for (GemmPath path : {GemmPath::Cublaslt, GemmPath::WgmmaFused})
+      j["ozaki2_int8_3m_" + std::to_string(N) + "_" + path_name(path)] = bench_pipeline(p, a, b, path, flops, j["zgemm_seconds"].get<double>());
+  }
+}
+
+// One pipeline configuration, timed, its stage times recorded by one more run.
+nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, GemmPath path, double flops, double reference_seconds) {
+  const double t = timed([&] { p.run(a, b, path, false); });
+  p.seconds.clear();
+  p.run(a, b, path, true);
+  return {{"seconds", t}, {"tflops", flops / t * 1e-12}, {"x_cublas", reference_seconds / t}, {"stage_seconds", p.seconds}};
+}
+
+nlohmann::json bench_size(size_t n, const std::vector<size_t>& moduli_counts, cublasHandle_t blas, const std::string& samples, bool complex) {
+  DeviceArray<double> a(2 * n * n), b(2 * n * n), c(2 * n * n);  // two parts, for the complex runs
+  randn_kernel<<<device::blocks_for(2 * n * n), 256>>>(a.get(), 2 * n * n, 1);
+  randn_kernel<<<device::blocks_for(2 * n * n), 256>>>(b.get(), 2 * n * n, 2);
   OZREF_CUDA_LAUNCHED();
   const double flops = 2.0 * double(n) * n * n, one = 1, zero = 0;
   nlohmann::json j = {{"n", n}};
@@ -181,24 +268,29 @@ nlohmann::json bench_size(size_t n, const std::vector<size_t>& moduli_counts, cu
   j["dgemm_tflops"] = flops / j["dgemm_seconds"].get<double>() * 1e-12;
   const Sample sample(samples, a, b, n);
   sample.write(c, "dgemm");
-  DeviceArray<int8_t> x8(n * n), y8(n * n);
-  DeviceArray<int32_t> c32(n * n);
-  OZREF_CUDA(cudaMemset(x8.get(), 3, n * n)), OZREF_CUDA(cudaMemset(y8.get(), 5, n * n));
-  std::string algorithm;
-  j["int8_cublaslt_seconds"] = timed([&] { device::int8_gemm_cublaslt(n, n, n, x8.get(), y8.get(), c32.get(), &algorithm); });
-  j["int8_cublaslt_tops"] = flops / j["int8_cublaslt_seconds"].get<double>() * 1e-12;
-  j["int8_cublaslt_algorithm"] = algorithm;
-  j["int8_mma_seconds"] = timed([&] { device::int8_gemm_mma(n, n, n, x8.get(), y8.get(), c32.get()); });
-  j["int8_mma_tops"] = flops / j["int8_mma_seconds"].get<double>() * 1e-12;
+  bench_int8(n, j);
   for (size_t N : moduli_counts) {
-    Pipeline p(n, N);
-    const double t = timed([&] { p.run(a.get(), b.get(), true, false); });
-    p.run(a.get(), b.get(), true, true);
-    const std::string key = "ozaki2_int8_" + std::to_string(N);
-    j[key] = {{"seconds", t}, {"tflops", flops / t * 1e-12}, {"x_dgemm", j["dgemm_seconds"].get<double>() / t}, {"stage_seconds", p.seconds}};
-    sample.write(p.c, key);
+    Pipeline p(n, N, 1);
+    for (GemmPath path : {GemmPath::Cublaslt, GemmPath::WgmmaFused}) {
+      const std::string key = "ozaki2_int8_" + std::to_string(N) + "_" + path_name(path);
+      j[key] = bench_pipeline(p, a.get(), b.get(), path, flops, j["dgemm_seconds"].get<double>());
+      sample.write(p.c, key);
+    }
   }
+  if (complex) bench_complex(n, moduli_counts, blas, a.get(), b.get(), j);
   return j;
+}
+void print_table(const std::vector<nlohmann::json>& all) {
+  std::printf("\n     n  DGEMM TF/s  INT8 TOP/s: cuBLASLt  wgmma  wgmma+reduce  mma.sync   ozaki2-int8 N path: TF/s (x DGEMM)\n");
+  for (const auto& j : all) {
+    std::printf("%6zu  %10.1f  %20.0f  %5.0f  %12.0f  %8.0f\n", j["n"].get<size_t>(), j["dgemm_tflops"].get<double>(),
+                j["int8_cublaslt"]["tops"].get<double>(), j["int8_wgmma"]["tops"].get<double>(), j["int8_wgmma_reduced"]["tops"].get<double>(),
+                j["int8_mma_sync"]["tops"].get<double>());
+    for (const auto& [key, value] : j.items())
+      if (key.rfind("ozaki2_int8_", 0) == 0)
+        std::printf("        %-34s %7.1f TF/s (%.2fx cuBLAS)\n", key.c_str(), value["tflops"].get<double>(), value["x_cublas"].get<double>());
+    if (j.contains("zgemm_tflops")) std::printf("        ZGEMM %.1f TF/s\n", j["zgemm_tflops"].get<double>());
+  }
 }
 
 }  // namespace
@@ -223,24 +315,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_gpu_pipeline: no CUDA device present; nothing was run\n");
     return 77;
   }
+  // The 3M complex runs at sizes up to OZREF_COMPLEX_MAX (default 8192).
+  const size_t complex_limit = std::getenv("OZREF_COMPLEX_MAX") ? std::strtoull(std::getenv("OZREF_COMPLEX_MAX"), nullptr, 10) : 8192;
   cublasHandle_t blas;
   if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return 3;
   std::vector<nlohmann::json> all;
   for (size_t n : sizes) {
-    all.push_back(bench_size(n, moduli, blas, samples));
+    all.push_back(bench_size(n, moduli, blas, samples, n <= complex_limit));
     std::printf("%s\n", all.back().dump().c_str());
     std::fflush(stdout);
   }
-  std::printf("\n     n  DGEMM TF/s  INT8 cuBLASLt TOP/s  INT8 mma TOP/s   ozaki2-int8 N: TF/s (x DGEMM)\n");
-  for (const auto& j : all) {
-    std::printf("%6zu  %10.1f  %19.0f  %14.0f  ", j["n"].get<size_t>(), j["dgemm_tflops"].get<double>(), j["int8_cublaslt_tops"].get<double>(),
-                j["int8_mma_tops"].get<double>());
-    for (size_t N : moduli) {
-      const auto& p = j["ozaki2_int8_" + std::to_string(N)];
-      std::printf(" %zu: %.1f (%.2fx)", N, p["tflops"].get<double>(), p["x_dgemm"].get<double>());
-    }
-    std::printf("\n");
-  }
+  print_table(all);
   cublasDestroy(blas);
   return 0;
 }

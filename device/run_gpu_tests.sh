@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU tests: `ozref lockstep` of every scheme with GPU twins on the data, shapes and bounds of
-# issue 17, planted faults found at their stage, and a timed 4096^3 lockstep. Each case's JSON
+# issue 17, planted faults found at their stage, a timed 4096^3 lockstep, and the MMA level (one
+# GEMM through each instruction ozref's kernels issue, against the sm_90 model). Each case's JSON
 # report goes to OUT/cases/<name>.json and one line per case to OUT/summary.txt; the last line
 # says how many passed. Needs an sm_90 GPU, python3 (with NumPy, for the inputs scaled by
 # 2^+-300 and the checks) and an ozref with CUDA (scripts/gpu_bundle.sh builds a relocatable one).
@@ -24,13 +25,13 @@ case_() {
   local name=$1 expect=$2 check=$3
   shift 4
   local t0=$(date +%s.%N)
-  "$oz" lockstep --json "$@" >"$out/cases/$name.json" 2>"$out/cases/$name.err"
+  timeout 240 "$oz" lockstep --json "$@" >"$out/cases/$name.json" 2>"$out/cases/$name.err"
   local rc=$? t1=$(date +%s.%N)
   local verdict
   verdict=$(python3 - "$out/cases/$name.json" "$rc" "$expect" "$check" <<'PY'
 import json, sys
-path, rc, expect, check = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-if rc != expect:
+path, rc, expect, check = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+if str(rc) not in expect.split(","):
     print(f"FAIL exit {rc}, expected {expect}"); sys.exit()
 try:
     r = json.load(open(path))
@@ -39,8 +40,11 @@ except Exception as e:
 stages = r["stages"]
 differing = [s["name"] for s in stages if not s["identical"]]
 unverified = [s["name"] for s in stages if s["checked"] and not s["verified"]]
-if check == "identical":
-    ok = not differing and not unverified and all(s["present"] for s in stages if s["name"] in r.get("gpu_stages", [s["name"]]))
+if check in ("identical", "identical-inexact-gemms"):
+    # identical-inexact-gemms: the GEMMs' contract (exact sums) may fail, as on wgmma past K = 64;
+    # both sides must still agree bit for bit at every stage.
+    allowed = {"gemm", "bound"} if check != "identical" else set()
+    ok = not differing and set(unverified) <= allowed and all(s["present"] for s in stages if s["name"] in r.get("gpu_stages", [s["name"]]))
     print(("PASS" if ok else "FAIL") + f" gpu stages {sum(s['present'] for s in stages)}/{len(stages)}, differing {differing}, unverified {unverified}")
 else:
     stage = check.split(":")[1]
@@ -51,6 +55,58 @@ PY
   printf '%-44s %-70s %6.1f s\n' "$name" "$verdict" "$(awk "BEGIN { print $t1 - $t0 }")" | tee -a "$summary"
   case $verdict in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
 }
+
+# mma_case NAME INEXACT -- lockstep --op arguments: one GEMM through an instruction on the GPU and
+# through the sm_90 model, every output bit-identical; INEXACT "some" also requires outputs where
+# the model is not exact (the data reaches the accumulator's limits), "none" requires none, "any"
+# either.
+mma_case() {
+  local name=$1 inexact=$2
+  shift 3
+  local t0=$(date +%s.%N)
+  timeout 240 "$oz" lockstep --json "$@" >"$out/cases/$name.json" 2>"$out/cases/$name.err"
+  local rc=$? t1=$(date +%s.%N)
+  local verdict
+  verdict=$(python3 - "$out/cases/$name.json" "$rc" "$inexact" <<'PY'
+import json, sys
+path, rc, inexact = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+try:
+    r = json.load(open(path))
+except Exception as e:
+    print(f"FAIL exit {rc}, no report ({e})"); sys.exit()
+ok = rc == 0 and r["identical"] and r["outputs"] > 0
+ok = ok and (inexact == "any" or (inexact == "some") == (r["inexact"] > 0))
+print(("PASS" if ok else "FAIL") + f" {r['outputs'] - r['mismatched']}/{r['outputs']} identical, model not exact at {r['inexact']}")
+PY
+)
+  printf '%-44s %-70s %6.1f s\n' "$name" "$verdict" "$(awk "BEGIN { print $t1 - $t0 }")" | tee -a "$summary"
+  case $verdict in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+}
+
+# The MMA level: every instruction ozref's kernels issue, on every encoding (K = 1000: padded to 32
+# by both, and not a multiple of 16 bytes: the wgmma kernel's padded copy), and at the limits.
+sync=mma.sync.aligned.m16n8k32.row.col wg=wgmma.mma_async.sync.aligned.m64nNk32
+for op in s32.s8.s8.s32 s32.s8.u8.s32 s32.u8.s8.s32 s32.u8.u8.s32 satfinite.s32.s8.s8.s32 satfinite.s32.s8.u8.s32 \
+          satfinite.s32.u8.s8.s32 satfinite.s32.u8.u8.s32 f32.e4m3.e4m3.f32 f32.e5m2.e5m2.f32; do
+  mma_case "mma-$op-encodings" any -- --op "$sync.$op" --dist encodings --m 130 --n 260 --k 1000
+done
+for op in s32.s8.s8 s32.s8.u8 s32.u8.s8 s32.u8.u8 f32.e4m3.e4m3 f32.e5m2.e5m2; do
+  mma_case "wgmma-$op-encodings" any -- --op "$wg.$op" --dist encodings --m 130 --n 260 --k 1000
+done
+for shape in "1 1 1" "7 33 17" "257 513 100" "64 256 4096"; do
+  set -- $shape
+  mma_case "wgmma-s8-shape-$1x$2x$3" any -- --op "$wg.s32.s8.s8" --dist integers:127 --m "$1" --n "$2" --k "$3"
+  mma_case "wgmma-e4m3-shape-$1x$2x$3" any -- --op "$wg.f32.e4m3.e4m3" --dist finite --m "$1" --n "$2" --k "$3"
+done
+mma_case "mma-s8-wraps-at-131072" some -- --op "$sync.s32.s8.s8.s32" --dist extreme --m 4 --n 8 --k 131072
+mma_case "mma-s8-exact-at-131071" none -- --op "$sync.s32.s8.s8.s32" --dist extreme --m 4 --n 8 --k 131071
+mma_case "mma-s8-satfinite-clamps-at-131072" some -- --op "$sync.satfinite.s32.s8.s8.s32" --dist extreme --m 4 --n 8 --k 131072
+mma_case "wgmma-s8-wraps-at-131072" some -- --op "$wg.s32.s8.s8" --dist extreme --m 4 --n 8 --k 131072
+mma_case "wgmma-s8-exact-at-131071" none -- --op "$wg.s32.s8.s8" --dist extreme --m 4 --n 8 --k 131071
+mma_case "wgmma-u8-wraps-at-40000" some -- --op "$wg.s32.u8.u8" --dist extreme --m 4 --n 8 --k 40000
+mma_case "wgmma-e4m3-truncates-randn-65536" some -- --op "$wg.f32.e4m3.e4m3" --dist randn --m 64 --n 64 --k 65536
+mma_case "wgmma-e4m3-truncates-finite-2048" some -- --op "$wg.f32.e4m3.e4m3" --dist finite --m 128 --n 256 --k 2048
+mma_case "mma-e4m3-finite-4096" any -- --op "$sync.f32.e4m3.e4m3.f32" --dist finite --m 64 --n 64 --k 4096
 
 # Inputs scaled by 2^+-300 per row of A and column of B (NumPy, C order, f8).
 python3 - "$out/inputs" <<'PY'
@@ -102,7 +158,18 @@ case_ "ozaki2-fp8-k-bound-65536" 0 identical -- --scheme ozaki2-fp8 --arch sm_90
 case_ "ozaki2-fp8-complex" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --complex --dist phi:1 --m 33 --n 20 --k 700
 case_ "ozaki2-fp8-complex-fast-dd" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --complex --mode fast --crt dd --dist randn --m 20 --n 33 --k 300
 case_ "ozaki2-fp8-free-running" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --lockstep free --dist phi:1 --m 64 --n 64 --k 256
-case_ "ozaki2-fp8-wgmma-gemm-on-cpu" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --op wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3 --m 64 --n 64 --k 256
+# ozaki2-fp8's GEMMs on wgmma: exact to K = 64 at worst; beyond, the GPU's truncated sums must be
+# the model's, bit for bit (the gemm contract then reports them).
+case_ "ozaki2-fp8-wgmma" 0,1 identical-inexact-gemms -- --scheme ozaki2-fp8 --arch sm_90 --op "$wg.f32.e4m3.e4m3" --m 64 --n 64 --k 256
+case_ "ozaki2-fp8-wgmma-exact-k64" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --op "$wg.f32.e4m3.e4m3" --m 33 --n 65 --k 64
+case_ "ozaki2-fp8-wgmma-k-65536" 1 identical-inexact-gemms -- --scheme ozaki2-fp8 --arch sm_90 --op "$wg.f32.e4m3.e4m3" --mode fast --m 8 --n 8 --k 65536
+# ozaki2-int8 and rare on the INT8 wgmma kernel.
+for shape in "64 48 1000" "1000 7 33" "33 33 4097" "1 1 1"; do
+  set -- $shape
+  case_ "ozaki2-int8-wgmma-$1x$2x$3" 0 identical -- --arch sm_90 --op "$wg.s32.s8.s8" --dist phi:1 --m "$1" --n "$2" --k "$3"
+done
+case_ "ozaki2-int8-wgmma-k-bound-131071" 0 identical -- --arch sm_90 --op "$wg.s32.s8.s8" --dist integers:127 --m 3 --n 5 --k 131071 --moduli 16
+case_ "rare-wgmma" 0 identical -- --scheme rare --arch sm_90 --op "$wg.s32.s8.s8" --dist randn --m 128 --n 64 --k 512
 for fault in bound.c truncate.a residues.a split.a split.b gemm.c recombine.c crt.c unscale.c; do
   case_ "ozaki2-fp8-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki2-fp8 --arch sm_90 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
 done

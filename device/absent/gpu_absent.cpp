@@ -1,5 +1,6 @@
-// The GPU subject of a build without CUDA: every call says so (ozref lockstep exits 77).
+// The GPU side of a build without CUDA: every call says so (ozref lockstep exits 77).
 #include "common/error.hpp"
+#include "mma/gpu_mma.hpp"
 #include "schemes/pipeline/gpu.hpp"
 
 namespace ozref::schemes {
@@ -11,3 +12,13 @@ std::vector<std::string> gpu_stages(const Scheme&) { return {}; }
 std::unique_ptr<Subject> make_gpu_subject(const Scheme&, const GpuOptions&) { throw InputError(gpu_info().why_not); }
 
 }  // namespace ozref::schemes
+
+namespace ozref::mma {
+
+std::vector<std::string> gpu_instructions() { return {}; }
+
+std::vector<uint32_t> gpu_gemm(const std::string&, size_t, size_t, size_t, std::span<const uint8_t>, std::span<const uint8_t>) {
+  throw InputError(schemes::gpu_info().why_not);
+}
+
+}  // namespace ozref::mma

@@ -1,11 +1,11 @@
-// ozref's GEMMs on mma.sync m16n8k32 with 8-bit operands: s8.s8.s32 (INT8) and e4m3.e4m3.f32
-// (FP8). Blocks of 128 x 128 outputs, 8 warps of 64 x 32, K in steps of 64 staged through shared
-// memory. Rows, columns and K beyond the matrix are zeros, so any shape works. Each output is one
+// ozref's GEMMs on mma.sync m16n8k32 with 8-bit operands: the eight INT8 forms (s8/u8 operands,
+// wrapping or .satfinite) and the FP8 forms e4m3 and e5m2 (mma_sync_gemm.hpp). Blocks of 128 x 128
+// outputs, 8 warps of 64 x 32, K in steps of 64 staged through shared memory. Rows, columns and K beyond the matrix are zeros, so any shape works. Each output is one
 // chain of instructions along K in order, starting from zero, as the CPU model runs it: the INT8
 // result is the exact INT32 sum (wrapping as the instruction does); the FP8 one is the H200's
 // FP32 accumulation of that chain, bit for bit what the model of the instruction gives.
-#include "gemm/fp8_gemm.hpp"
 #include "gemm/int8_gemm.hpp"
+#include "gemm/mma_sync_gemm.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace ozref::device {
@@ -33,35 +33,36 @@ __device__ void load_tile(const T* x, size_t rows, size_t k, size_t r0, size_t k
 template <typename T>
 __device__ inline uint32_t shared_u32(const T* p) { return *reinterpret_cast<const uint32_t*>(p); }
 
-// The two instructions: d = a b + d on one m16n8k32 tile.
-struct Int8Mma {
-  using Operand = int8_t;
-  using Accumulator = int32_t;
-  __device__ static void run(int32_t* d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) {
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-  }
-};
-struct Fp8Mma {
-  using Operand = uint8_t;
-  using Accumulator = float;
-  __device__ static void run(float* d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) {
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-  }
-};
+// The instructions: d = a b + d on one m16n8k32 tile, 32-bit accumulators as bit patterns (.u32
+// operands of the asm for the FP32 forms too).
+#define OZREF_MMA_SYNC(NAME, PTX)                                                                                       \
+  struct NAME {                                                                                                         \
+    __device__ static void run(uint32_t* d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) { \
+      asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"                                      \
+                   : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                                     \
+                   : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));                                             \
+    }                                                                                                                   \
+  };
+OZREF_MMA_SYNC(S8S8, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32")
+OZREF_MMA_SYNC(S8U8, "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32")
+OZREF_MMA_SYNC(U8S8, "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32")
+OZREF_MMA_SYNC(U8U8, "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32")
+OZREF_MMA_SYNC(S8S8Sat, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32")
+OZREF_MMA_SYNC(S8U8Sat, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32")
+OZREF_MMA_SYNC(U8S8Sat, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.s8.s32")
+OZREF_MMA_SYNC(U8U8Sat, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32")
+OZREF_MMA_SYNC(E4M3, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32")
+OZREF_MMA_SYNC(E5M2, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32")
+#undef OZREF_MMA_SYNC
 
 template <typename Mma>
-__global__ void __launch_bounds__(kThreads) gemm_kernel(size_t m, size_t n, size_t k, const typename Mma::Operand* a,
-                                                        const typename Mma::Operand* b, typename Mma::Accumulator* c) {
-  using T = typename Mma::Operand;
+__global__ void __launch_bounds__(kThreads) gemm_kernel(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) {
+  using T = uint8_t;
   __shared__ __align__(16) T sa[kBM * kStride], sb[kBN * kStride];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const int wm = warp / 4 * 64, wn = warp % 4 * 32;  // the warp's 64 x 32 outputs in the block
   const size_t bm = size_t(blockIdx.y) * kBM, bn = size_t(blockIdx.x) * kBN;
-  typename Mma::Accumulator acc[4][4][4] = {};
+  uint32_t acc[4][4][4] = {};
   for (size_t k0 = 0; k0 < k; k0 += kBK) {
     load_tile(a, m, k, bm, k0, sa);
     load_tile(b, n, k, bn, k0, sb);
@@ -87,7 +88,7 @@ __global__ void __launch_bounds__(kThreads) gemm_kernel(size_t m, size_t n, size
 }
 
 template <typename Mma>
-void launch(size_t m, size_t n, size_t k, const typename Mma::Operand* a, const typename Mma::Operand* b_columns, typename Mma::Accumulator* c) {
+void launch(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
   if (m == 0 || n == 0) return;
   const dim3 grid(static_cast<unsigned>((n + kBN - 1) / kBN), static_cast<unsigned>((m + kBM - 1) / kBM));
   gemm_kernel<Mma><<<grid, kThreads>>>(m, n, k, a, b_columns, c);
@@ -96,12 +97,19 @@ void launch(size_t m, size_t n, size_t k, const typename Mma::Operand* a, const 
 
 }  // namespace
 
-void int8_gemm_mma(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int32_t* c) {
-  launch<Int8Mma>(m, n, k, a, b_columns, c);
+void mma_sync_gemm(MmaSyncOp op, size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
+  switch (op) {
+#define OZREF_CASE(NAME) \
+  case MmaSyncOp::NAME: return launch<NAME>(m, n, k, a, b_columns, c);
+    OZREF_CASE(S8S8) OZREF_CASE(S8U8) OZREF_CASE(U8S8) OZREF_CASE(U8U8) OZREF_CASE(S8S8Sat) OZREF_CASE(S8U8Sat) OZREF_CASE(U8S8Sat)
+    OZREF_CASE(U8U8Sat) OZREF_CASE(E4M3) OZREF_CASE(E5M2)
+#undef OZREF_CASE
+  }
 }
 
-void fp8_gemm_mma(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, float* c) {
-  launch<Fp8Mma>(m, n, k, a, b_columns, c);
+void int8_gemm_mma(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int32_t* c) {
+  mma_sync_gemm(MmaSyncOp::S8S8, m, n, k, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns),
+                reinterpret_cast<uint32_t*>(c));
 }
 
 }  // namespace ozref::device

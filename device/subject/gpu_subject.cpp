@@ -11,7 +11,7 @@
 #include <set>
 
 #include "common/error.hpp"
-#include "gemm/fp8_gemm.hpp"
+#include "gemm/gemm_by_op.hpp"
 #include "gemm/int8_gemm.hpp"
 #include "mma/op_names.hpp"
 #include "runtime/cuda_check.hpp"
@@ -41,25 +41,28 @@ void download(const DeviceArray<T>& d, Arrays& out, const Stage& s, std::string_
 }
 
 // The stages of `scheme` with GPU twins: ozaki2-int8's and ozaki2-fp8's (their scale in the fast and
-// accurate modes; fp8's GEMMs, bound's too, only on the mma.sync instruction of ozref's kernel), and
-// those rare shares with ozaki2-int8 (its reduce is the same residue; its scale and round stay on
-// the CPU).
+// accurate modes; their GEMMs, bound's too, where ozref's kernels issue the scheme's instruction),
+// and those rare shares with ozaki2-int8 (its reduce is the same residue; its scale and round stay
+// on the CPU).
 std::set<std::string> twin_names(const Scheme& scheme) {
   const std::string mode = scheme.options.value("mode", "accurate");
+  const bool gemms = device::kernel_issues(scheme.resolved.value("instruction", ""));
   if (scheme.name == "rare") {  // its double-double unscale adds the correction between hi + lo and the scaling
-    if (scheme.options.value("crt", "exact") == "dd") return {"residues", "gemm", "reduce", "correction", "crt"};
-    return {"residues", "gemm", "reduce", "correction", "crt", "unscale"};
+    std::set<std::string> names = {"residues", "reduce", "crt"};
+    if (scheme.options.value("crt", "exact") != "dd") names.insert("unscale");
+    if (gemms) names.insert({"gemm", "correction"});
+    return names;
   }
   if (scheme.name == "ozaki2-fp8") {
     std::set<std::string> names = {"truncate", "residues", "split", "recombine", "complex", "crt", "unscale"};
     if (mode != "gemmul8-fast") names.insert("scale");
-    // ozref's FP8 kernel issues mma.sync; the GEMMs of another instruction (--op wgmma...) stay on the CPU.
-    if (scheme.resolved.value("instruction", "") == mma::op_name::mma_sync_fp8("e4m3")) names.insert({"bound", "gemm"});
+    if (gemms) names.insert({"bound", "gemm"});
     return names;
   }
   if (scheme.name != "ozaki2-int8") return {};
-  std::set<std::string> names = {"bound", "truncate", "residues", "gemm", "reduce", "complex", "crt", "unscale"};
+  std::set<std::string> names = {"truncate", "residues", "reduce", "complex", "crt", "unscale"};
   if (mode != "gemmul8-fast") names.insert("scale");
+  if (gemms) names.insert({"bound", "gemm"});
   return names;
 }
 
@@ -85,7 +88,7 @@ twins::CrtTables crt_tables(const Crt& crt, size_t words) {
 class GpuSubject final : public Subject {
  public:
   GpuSubject(const Scheme& s, const GpuOptions& o)
-      : scheme_(s.name), options_(o), moduli_(s.resolved.value("moduli", std::vector<int64_t>{})), crt_(moduli_),
+      : scheme_(s.name), instruction_(s.resolved.value("instruction", "")), options_(o), moduli_(s.resolved.value("moduli", std::vector<int64_t>{})), crt_(moduli_),
         mode_(s.options.value("mode", "accurate")), dd_(s.options.value("crt", "exact") == "dd"), names_(twin_names(s)) {
     if (scheme_ == "ozaki2-fp8") fp8_ = twins::fp8_products(moduli_.size());
     shape_ = {s.m, s.n, s.k, s.parts, s.parts == 2 ? size_t{3} : size_t{1}, moduli_.size()};
@@ -124,8 +127,8 @@ class GpuSubject final : public Subject {
     twins::bound_operands(shape_, fp8() ? 4 : 6, a.get(), b.get(), u.get(), v.get(), oa.get(), ob.get());
     download(u, out, s, "row_exp"), download(v, out, s, "col_exp"), download(oa, out, s, "a"), download(ob, out, s, "b");
     if (fp8()) {
-      DeviceArray<float> c(shape_.m * shape_.n);
-      device::fp8_gemm_mma(shape_.m, shape_.n, shape_.k, e4m3(oa).get(), e4m3(ob).get(), c.get());
+      DeviceArray<uint32_t> c(shape_.m * shape_.n);
+      lowp_gemm(e4m3(oa).get(), e4m3(ob).get(), c.get());
       download(c, out, s, "c");
     } else {
       DeviceArray<int32_t> c(shape_.m * shape_.n);
@@ -194,14 +197,13 @@ class GpuSubject final : public Subject {
   void fp8_gemm(const Stage& s, const Arrays& in, Arrays& out) {
     const auto la = e4m3(upload<int8_t>(in, "split", "a")), lb = e4m3(upload<int8_t>(in, "split", "b"));
     const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
-    DeviceArray<float> c(fp8_.term_base.back() * Q * mn);
+    DeviceArray<uint32_t> c(fp8_.term_base.back() * Q * mn);
     for (size_t t = 0; t < shape_.N; ++t) {
       const std::vector<ProductTerm>& terms = fp8_.terms[t];
       for (size_t q = 0; q < Q; ++q)
         for (size_t g = 0; g < terms.size(); ++g) {
           const size_t a_row = fp8_.limb_base[t] + terms[g].a_limb, b_row = fp8_.limb_base[t] + terms[g].b_limb;
-          device::fp8_gemm_mma(shape_.m, shape_.n, shape_.k, la.get() + (a_row * Q + q) * mk, lb.get() + (b_row * Q + q) * nk,
-                               c.get() + ((fp8_.term_base[t] * Q) + q * terms.size() + g) * mn);
+          lowp_gemm(la.get() + (a_row * Q + q) * mk, lb.get() + (b_row * Q + q) * nk, c.get() + ((fp8_.term_base[t] * Q) + q * terms.size() + g) * mn);
         }
     }
     download(c, out, s, "c");
@@ -286,16 +288,20 @@ class GpuSubject final : public Subject {
     download(c, out, s, "c");
   }
 
+  // The GEMMs on ozref's kernel for the scheme's instruction, or on cuBLASLt's INT8 GEMM.
   void int8_gemm(const int8_t* a, const int8_t* b_columns, int32_t* c) {
     if (options_.gemm == "cublaslt") device::int8_gemm_cublaslt(shape_.m, shape_.n, shape_.k, a, b_columns, c, &gemm_algorithm);
-    else device::int8_gemm_mma(shape_.m, shape_.n, shape_.k, a, b_columns, c);
+    else lowp_gemm(reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), reinterpret_cast<uint32_t*>(c));
+  }
+  void lowp_gemm(const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
+    device::gemm_by_op(instruction_, shape_.m, shape_.n, shape_.k, a, b_columns, c);
   }
 
   bool fp8() const { return scheme_ == "ozaki2-fp8"; }
   std::string_view residue_stage() const { return scheme_ == "ozaki2-fp8" ? "recombine" : "reduce"; }
   double log2_bound() const { return std::log2(crt_.product().get_d()) - 2; }
 
-  std::string scheme_;
+  std::string scheme_, instruction_;
   GpuOptions options_;
   std::vector<int64_t> moduli_;
   Crt crt_;

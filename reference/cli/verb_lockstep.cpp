@@ -3,6 +3,7 @@
 // default) or free-running (each side its own pipeline). Exit 77 with a message without a GPU.
 #include <nlohmann/json.hpp>
 
+#include "cli/mma_lockstep.hpp"
 #include "cli/report.hpp"
 #include "cli/run_options.hpp"
 #include "cli/stage_table.hpp"
@@ -44,6 +45,7 @@ void print_lockstep(std::ostream& out, const LockstepArgs& args, const schemes::
 }  // namespace
 
 int run_lockstep(const LockstepArgs& args, std::ostream& out) {
+  if (args.mma_level) return run_mma_lockstep(args, out);
   const schemes::Lockstep mode = lockstep_mode(args.lockstep);
   if (!args.run.dump.empty()) prepare_output_folder(args.run.dump, "--dump");
   SchemeInputs x = inputs_of(args.run);
@@ -79,7 +81,13 @@ void add_lockstep(CLI::App& app, Action& action) {
   verb->add_option("--gemm", args->gemm, "the GPU's GEMM stages: mma (ozref's kernels on the instruction) or cublaslt")->capture_default_str();
   verb->add_option("--plant-fault", args->fault, "<stage>.<array>: change one element of a GPU stage's output (a test of the lockstep itself)");
   verb->add_option("--dump", args->run.dump, "write both traces (DIR/gpu, DIR/cpu) and GEMM reproducers (DIR/reproducers)");
-  verb->callback([args, &action] { action = [args](std::ostream& out) { return run_lockstep(*args, out); }; });
+  verb->callback([args, verb, &action] {
+    args->mma_level = verb->count("--op") > 0 && verb->count("--scheme") == 0;
+    args->arch_given = verb->count("--arch") > 0, args->dist_given = verb->count("--dist") > 0;
+    for (const CLI::Option* o : verb->get_options())
+      if (o->count() > 0) args->given.push_back(o->get_name());
+    action = [args](std::ostream& out) { return run_lockstep(*args, out); };
+  });
 }
 
 }  // namespace ozref::cli

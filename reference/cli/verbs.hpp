@@ -135,6 +135,9 @@ struct LockstepArgs {
   std::string lockstep = "resync";  // or "free"
   std::string gemm = "mma";      // or "cublaslt"
   std::string fault;             // --plant-fault <stage>.<array>
+  bool mma_level = false;        // --op without --scheme: one GEMM through that instruction
+  bool arch_given = false, dist_given = false;
+  std::vector<std::string> given;  // the options on the command line (the MMA level refuses a scheme's)
 };
 // Exit 0 when every stage verifies and every compared stage is bit-identical, 1 otherwise, 77 with
 // a message when no GPU is present (or ozref was built without CUDA); InputError for bad input.

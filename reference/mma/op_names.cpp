@@ -35,6 +35,10 @@ std::string mma_sync_block_scaled(std::string_view shape, std::string_view kind,
 
 std::string wgmma_fp8(std::string_view t) { return cat({"wgmma.mma_async.sync.aligned.m64nNk32.f32.", t, ".", t}); }
 
+std::string wgmma_int8(bool a_signed, bool b_signed) {
+  return cat({"wgmma.mma_async.sync.aligned.m64nNk32.s32.", int8_type(a_signed), ".", int8_type(b_signed)});
+}
+
 std::string tcgen05(std::string_view kind, std::string_view suffix) {
   return cat({"tcgen05.mma.cta_group::1.kind::", kind, suffix.empty() ? "" : ".", suffix});
 }

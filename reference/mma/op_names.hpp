@@ -21,6 +21,8 @@ std::string mma_sync_block_scaled(std::string_view shape, std::string_view kind,
                                   std::string_view type, std::string_view scale_type);
 // wgmma.mma_async.sync.aligned.m64nNk32.f32.<t>.<t> (sm_90; N stands for every legal N).
 std::string wgmma_fp8(std::string_view type);
+// wgmma.mma_async.sync.aligned.m64nNk32.s32.<a>.<b> (sm_90; wrapping INT32 accumulation).
+std::string wgmma_int8(bool a_signed, bool b_signed);
 // tcgen05 carries its operand types in the instruction descriptor; ozref appends them to the name:
 // tcgen05.mma.cta_group::1.kind::<kind>[.<suffix>].
 std::string tcgen05(std::string_view kind, std::string_view suffix = {});

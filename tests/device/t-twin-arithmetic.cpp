@@ -106,3 +106,54 @@ TEST_CASE("twin arithmetic: residues of integers held in doubles, in range and b
   }
   cases.report(120000);
 }
+
+namespace {
+
+// The balanced residue of an integer by GMP: the oracle of the twins' residue arithmetic.
+int64_t gmp_balanced_residue(const mpz_class& x, int64_t m) {
+  const int64_t r = static_cast<int64_t>(mpz_fdiv_ui(x.get_mpz_t(), static_cast<unsigned long>(m)));
+  return r >= (m + 1) / 2 ? r - m : r;
+}
+
+std::vector<int64_t> every_twin_modulus() {
+  std::vector<int64_t> all = int8_moduli();
+  for (const auto* list : {&fp8_square_moduli(), &fp8_karatsuba_moduli()}) all.insert(all.end(), list->begin(), list->end());
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("twin arithmetic: residues of doubles next to 2^52, 2^53, 2^62 and 2^63, against GMP", "[device]") {
+  test::CaseCount cases("twin residues at the double-arithmetic edges");
+  for (int64_t m : every_twin_modulus())
+    for (int e : {52, 53, 54, 61, 62, 63})
+      for (int64_t d = -m - 2; d <= m + 2; ++d) {
+        // 2^e + d rounded to a double is an integer near the edge (d is lost above 2^53).
+        const double x = std::ldexp(1.0, e) + static_cast<double>(d);
+        for (const double v : {x, -x, std::nextafter(x, 0.0), -std::nextafter(x, 0.0)}) {
+          if (std::trunc(v) != v) continue;  // the next double down from 2^52 holds a half
+          const mpz_class exact(v);
+          INFO("x " << exact.get_str() << " m " << m);
+          REQUIRE(twin::residue_of_integer(v, m) == gmp_balanced_residue(exact, m));
+          ++cases;
+        }
+      }
+  cases.report(100000);
+}
+
+TEST_CASE("twin arithmetic: the Barrett reduction of INT32 GEMM outputs, against GMP", "[device]") {
+  Rng rng(test::seed() + 3);
+  test::CaseCount cases("twin Barrett reductions");
+  for (int64_t m : every_twin_modulus()) {
+    std::vector<int64_t> xs = {INT32_MIN, INT32_MAX, 0, -1, 1};
+    for (int64_t d = -m - 1; d <= m + 1; ++d) xs.insert(xs.end(), {int64_t{INT32_MIN} + m + 1 + d, int64_t{INT32_MAX} - m - 1 + d, d, 7 * m + d});
+    for (int c = 0; c < 2000 * int(test::level()); ++c) xs.push_back(static_cast<int32_t>(rng.next()));
+    for (int64_t x : xs) {
+      if (x < INT32_MIN || x > INT32_MAX) continue;
+      INFO("x " << x << " m " << m);
+      REQUIRE(twin::barrett_residue(static_cast<int32_t>(x), m) == gmp_balanced_residue(mpz_class(static_cast<long>(x)), m));
+      ++cases;
+    }
+  }
+  cases.report(30000);
+}

@@ -75,9 +75,34 @@ OZREF_HD inline int64_t balanced_residue(int64_t x, int64_t m) {
   return balance(r, m);
 }
 
-// The balanced residue of an integer held exactly in a double, any magnitude: sig 2^e mod m.
+// The balanced residue of an INT32 GEMM output by the kernel's Barrett reduction: q = (x floor(2^32/m))
+// >> 32 (floor, as the signed __mulhi of a kernel), one correction from either side.
+OZREF_HD inline int64_t barrett_residue(int32_t c, int64_t m) {
+  const int64_t mu = static_cast<int64_t>((uint64_t{1} << 32) / static_cast<uint64_t>(m));
+  const int64_t x = c, q = (x * mu) >> 32;
+  int64_t r = x - q * m;
+  r += r < 0 ? m : 0;
+  r -= r >= m ? m : 0;
+  return balance(r, m);
+}
+
+// r in [-3m/2, 3m/2] moved into the balanced range [-floor(m/2), ceil(m/2) - 1] (balance's).
+OZREF_HD inline int64_t into_balanced_range(int64_t r, int64_t m) {
+  r += r < -(m / 2) ? m : 0;
+  r -= r > (m + 1) / 2 - 1 ? m : 0;
+  return r;
+}
+
+// The balanced residue of an integer held exactly in a double, any magnitude. Below 2^62: two
+// steps of r - rint(r / m) m in double arithmetic (each remainder exact, from a fused
+// multiply-add; the first leaves |r| < 2^10 m, the second |r| <= m / 2). Beyond: sig 2^e mod m.
 OZREF_HD inline int64_t residue_of_integer(double x, int64_t m) {
-  if (fabs(x) < 0x1p62) return balanced_residue(static_cast<int64_t>(x), m);
+  if (fabs(x) < 0x1p62) {
+    const double md = static_cast<double>(m), inv = 1.0 / md;
+    double r = fma(-rint(x * inv), md, x);
+    r = fma(-rint(r * inv), md, r);
+    return into_balanced_range(static_cast<int64_t>(r), m);
+  }
   const uint64_t bits = static_cast<uint64_t>(double_to_bits(x));
   const int field = static_cast<int>((bits >> 52) & 0x7FF);
   const uint64_t sig = (bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);  // |x| >= 2^62: normal

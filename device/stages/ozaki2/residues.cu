@@ -1,6 +1,7 @@
 // residues: the balanced residues of A' (by rows, N x P x m x k) and B' (by columns, N x P x n x k)
 // modulo every modulus, as int8 (every modulus at most 256) or int16; plane 2 of a complex run is
-// re + im in residue arithmetic.
+// re + im in residue arithmetic. Each element is read once for all moduli; the outputs are
+// written in 8-element (A) or 16-byte (B, through a transposing tile in shared memory) pieces.
 #include "runtime/cuda_check.hpp"
 #include "stages/ozaki2/arith.cuh"
 #include "stages/ozaki2/twins.hpp"
@@ -8,51 +9,107 @@
 namespace ozref::device::ozaki2 {
 namespace {
 
-// The residues of element `at` of every part into element v of every plane of every modulus.
-template <typename R>
-__device__ void residues_of(const double* x, size_t parts, size_t planes, size_t count, size_t at, size_t v, const int64_t* moduli, size_t N,
-                            R* out) {
-  for (size_t t = 0; t < N; ++t) {
-    const int64_t m = moduli[t];
-    int64_t r[3];
-    for (size_t p = 0; p < parts; ++p) r[p] = residue_of_integer(x[p * count + at], m);
-    if (planes == 3) r[2] = balanced_residue(r[0] + r[1], m);
-    for (size_t p = 0; p < planes; ++p) out[(t * planes + p) * count + v] = static_cast<R>(r[p]);
+constexpr int kRun = 8;  // A's elements per thread
+
+// The residue modulo m of plane p of an element whose parts are x[0] (and x[1] for a complex run):
+// planes 0 and 1 are the parts, plane 2 their sum.
+__device__ inline int64_t plane_residue(const double (&x)[2], int p, int64_t m) {
+  if (p < 2) return residue_of_integer(x[p], m);
+  return into_balanced_range(residue_of_integer(x[0], m) + residue_of_integer(x[1], m), m);
+}
+
+// The planes of a run of `parts` parts (1 real, 2 complex: re, im, re + im).
+template <int parts>
+constexpr int kPlanes = parts == 1 ? 1 : 3;
+
+// A's elements v0 .. v0 + 7 (in order), read once, into every plane of every modulus.
+template <typename R, int parts>
+__global__ void rows_kernel(const double* x, size_t count, const int64_t* moduli, size_t N, R* out) {
+  constexpr int planes = kPlanes<parts>;
+  const size_t v0 = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kRun;
+  if (v0 >= count) return;
+  const bool whole = v0 + kRun <= count && count % kRun == 0;
+  double values[kRun][2] = {};
+#pragma unroll
+  for (int i = 0; i < kRun; ++i)
+#pragma unroll
+    for (int q = 0; q < parts; ++q) values[i][q] = v0 + i < count ? x[q * count + v0 + i] : 0.0;
+  for (size_t t = 0; t < N; ++t)
+#pragma unroll
+    for (int p = 0; p < planes; ++p) {
+      struct alignas(kRun * sizeof(R)) Piece {
+        R e[kRun];
+      } piece;
+#pragma unroll
+      for (int i = 0; i < kRun; ++i) piece.e[i] = static_cast<R>(plane_residue(values[i], p, moduli[t]));
+      R* dst = out + (t * planes + p) * count + v0;
+      if (whole) *reinterpret_cast<Piece*>(dst) = piece;
+      else for (int i = 0; i < kRun && v0 + i < count; ++i) dst[i] = piece.e[i];
+    }
+}
+
+// B (k x n) by columns (n x k): a block takes 128 rows of K and 32 columns, reads them along B's
+// rows, and writes each column's 128 residues of a plane as 16-byte pieces from shared memory.
+constexpr int kTileK = 128, kTileN = 32, kColumnThreads = 256;
+
+template <typename R, int parts>
+__global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x, size_t k, size_t n, const int64_t* moduli, size_t N, R* out) {
+  constexpr int planes = kPlanes<parts>;
+  constexpr int kPad = 16 / sizeof(R), kRows = kTileK / (kColumnThreads / kTileN);  // each thread: 16 rows of one column
+  constexpr int per_piece = 16 / sizeof(R), pieces = kTileN * kTileK / per_piece;
+  __shared__ __align__(16) R tile[kTileN][kTileK + kPad];
+  const size_t k0 = size_t(blockIdx.y) * kTileK, j0 = size_t(blockIdx.x) * kTileN, count = k * n;
+  const int tx = threadIdx.x % kTileN, ty = threadIdx.x / kTileN;
+  const size_t j = j0 + tx;
+  double values[kRows][2] = {};
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    const size_t row = k0 + ty + r * (kColumnThreads / kTileN);
+#pragma unroll
+    for (int q = 0; q < parts; ++q) values[r][q] = row < k && j < n ? x[q * count + row * n + j] : 0.0;
   }
+  for (size_t t = 0; t < N; ++t)
+#pragma unroll
+    for (int p = 0; p < planes; ++p) {
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) tile[tx][ty + r * (kColumnThreads / kTileN)] = static_cast<R>(plane_residue(values[r], p, moduli[t]));
+      __syncthreads();
+      for (int piece = threadIdx.x; piece < pieces; piece += kColumnThreads) {
+        const int c = piece / (kTileK / per_piece), kk = piece % (kTileK / per_piece) * per_piece;
+        const size_t col = j0 + c, row = k0 + kk;
+        if (col >= n || row >= k) continue;
+        R* dst = out + (t * planes + p) * count + col * k + row;
+        if (row + per_piece <= k && k % per_piece == 0) *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(&tile[c][kk]);
+        else for (int i = 0; i < per_piece && row + i < k; ++i) dst[i] = tile[c][kk + i];
+      }
+      __syncthreads();
+    }
 }
 
-// A's elements in order (rows of k).
-template <typename R>
-__global__ void rows_kernel(const double* x, size_t parts, size_t planes, size_t count, const int64_t* moduli, size_t N, R* out) {
-  const size_t v = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (v < count) residues_of(x, parts, planes, count, v, v, moduli, N, out);
-}
-
-// B (k x n) by columns (n x k): 32 x 32 tiles, each thread reading along B's rows (coalesced) and
-// writing the element of the column it landed on.
-template <typename R>
-__global__ void columns_kernel(const double* x, size_t parts, size_t planes, size_t k, size_t n, const int64_t* moduli, size_t N, R* out) {
-  const size_t j = blockIdx.x * size_t(32) + threadIdx.x, kk = blockIdx.y * size_t(32) + threadIdx.y;
-  if (j < n && kk < k) residues_of(x, parts, planes, k * n, kk * n + j, j * k + kk, moduli, N, out);
-}
-
-template <typename R>
+template <typename R, int parts>
 void residues_into(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, R* ra, R* rb) {
-  rows_kernel<<<blocks_for(s.m * s.k), 256>>>(ta, s.S, s.P, s.m * s.k, moduli, s.N, ra);
+  const size_t count_a = s.m * s.k;
+  rows_kernel<R, parts><<<blocks_for((count_a + kRun - 1) / kRun), 256>>>(ta, count_a, moduli, s.N, ra);
   OZREF_CUDA_LAUNCHED();
-  const dim3 tiles(static_cast<unsigned>((s.n + 31) / 32), static_cast<unsigned>((s.k + 31) / 32));
-  columns_kernel<<<tiles, dim3(32, 32)>>>(tb, s.S, s.P, s.k, s.n, moduli, s.N, rb);
+  const dim3 tiles(static_cast<unsigned>((s.n + kTileN - 1) / kTileN), static_cast<unsigned>((s.k + kTileK - 1) / kTileK));
+  columns_kernel<R, parts><<<tiles, kColumnThreads>>>(tb, s.k, s.n, moduli, s.N, rb);
   OZREF_CUDA_LAUNCHED();
+}
+
+template <typename R>
+void residues_of_parts(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, R* ra, R* rb) {
+  if (s.S == 2) residues_into<R, 2>(s, ta, tb, moduli, ra, rb);
+  else residues_into<R, 1>(s, ta, tb, moduli, ra, rb);
 }
 
 }  // namespace
 
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int8_t* ra, int8_t* rb) {
-  residues_into(s, ta, tb, moduli, ra, rb);
+  residues_of_parts(s, ta, tb, moduli, ra, rb);
 }
 
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int16_t* ra, int16_t* rb) {
-  residues_into(s, ta, tb, moduli, ra, rb);
+  residues_of_parts(s, ta, tb, moduli, ra, rb);
 }
 
 }  // namespace ozref::device::ozaki2

@@ -25,6 +25,22 @@ std::vector<InstructionSpec> int8_mma_sync(const std::string& evidence) {
   return out;
 }
 
+std::vector<InstructionSpec> int8_wgmma(const std::string& evidence) {
+  std::vector<InstructionSpec> out;
+  for (bool as : {true, false})
+    for (bool bs : {true, false}) {
+      InstructionSpec s;
+      s.op = op_name::wgmma_int8(as, bs);
+      s.kind = Kind::Integer;
+      s.k = 32;
+      s.a_signed = as;
+      s.b_signed = bs;
+      s.evidence = evidence;
+      out.push_back(s);
+    }
+  return out;
+}
+
 std::vector<InstructionSpec> int8_tcgen05(const std::string& evidence) {
   std::vector<InstructionSpec> out;
   for (bool sat : {false, true})

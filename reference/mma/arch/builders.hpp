@@ -20,6 +20,8 @@ std::vector<InstructionSpec> fp8_mma_sync(const FusedBlock& block, std::vector<s
                                           const std::string& evidence);
 // wgmma.mma_async.sync.aligned.m64nNk32.f32.{e4m3,e5m2}.{e4m3,e5m2}.
 std::vector<InstructionSpec> fp8_wgmma(const FusedBlock& block, const std::string& evidence);
+// wgmma.mma_async.sync.aligned.m64nNk32.s32.{s8,u8}.{s8,u8}: exact sum, wrapped.
+std::vector<InstructionSpec> int8_wgmma(const std::string& evidence);
 // Every instruction of every family with the ideal accumulator (exact sum, one RNE): the list of
 // ideal.cpp, and the op strings the other architectures draw from.
 FusedBlock ideal_block();

@@ -16,6 +16,7 @@ ArchSpec make_ideal() {
   add(build::half_mma_sync(exact, 1, why));
   add(build::fp8_mma_sync(exact, one_block(32), false, false, why));
   add(build::fp8_wgmma(exact, why));
+  add(build::int8_wgmma(why));
   add(build::f8f6f4(op_name::tcgen05_f8f6f4, exact, why));
   add(build::f8f6f4(op_name::mma_sync_f8f6f4, exact, why));
   return a;

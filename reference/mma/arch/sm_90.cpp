@@ -9,6 +9,7 @@
 //   exactly to FP16 (F2FP.F16.E4M3.UNPACK_B) and issues two HMMA.16816.F32: the first sums the 16
 //   products with k mod 4 in {0, 1} on a zero accumulator, the second those with k mod 4 in {2, 3}
 //   on the first's result; four FADDs then add the user's C, rounded to nearest-even.
+// - INT8 wgmma m64nNk32 (IGMMA): exact sum, wrapped, as IMMA (the MMA-level lockstep on the H200).
 // - FP8 wgmma m64nNk32 (QGMMA): one block of 32, F = 13, the FP32 output keeping 13 fraction bits,
 //   truncated (DeepSeek-V3 report section 3.5.2; Khattak & Mikaitis H100 fp8 neab -10; MMA-Sim).
 #include "mma/arch/arch_list.hpp"
@@ -33,6 +34,7 @@ ArchSpec make_sm_90() {
   add(build::fp8_mma_sync(hmma, hmma_pair_split(), true, true,
                           "H200 traces and SASS (F2FP.F16.E4M3.UNPACK_B, 2x HMMA.16816.F32, 4x FADD)"));
   add(build::fp8_wgmma(qgmma, "H200 traces (QGMMA); DeepSeek-V3 3.5.2; Khattak & Mikaitis H100 fp8"));
+  add(build::int8_wgmma("PTX ISA: exact sum, wrapping; H200 MMA-level lockstep (IGMMA, docs/gpu.md)"));
   return a;
 }
 

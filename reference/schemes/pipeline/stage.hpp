@@ -74,6 +74,8 @@ template <typename Setup>
 class SchemeStage : public Stage {
  public:
   explicit SchemeStage(std::shared_ptr<const Setup> s) : s_(std::move(s)) {}
+  // What the scheme's stages share (its GPU twins read it too).
+  const Setup& setup() const { return *s_; }
 
  protected:
   std::shared_ptr<const Setup> s_;

@@ -1,0 +1,15 @@
+// ozref's GEMM kernels chosen by the PTX instruction as the CPU model names it (mma/op_names.hpp):
+// the mma.sync kernel (mma_sync_gemm.hpp) or the wgmma kernel (wgmma_gemm.hpp), on device pointers:
+// C (m x n, 32-bit patterns, row-major) = A (m x k bytes) B (n columns of k bytes).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ozref::device {
+
+bool kernel_issues(const std::string& op);
+// InputError for an op no kernel issues.
+void gemm_by_op(const std::string& op, size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c);
+
+}  // namespace ozref::device

@@ -1,0 +1,84 @@
+// The GPU's GEMM by instruction name (gemm_by_op.hpp, reference/mma/gpu_mma.hpp): each op string
+// the CPU model knows that ozref's kernels issue, mapped to its kernel.
+#include <functional>
+#include <map>
+
+#include "common/error.hpp"
+#include "gemm/gemm_by_op.hpp"
+#include "gemm/mma_sync_gemm.hpp"
+#include "gemm/wgmma_gemm.hpp"
+#include "mma/gpu_mma.hpp"
+#include "mma/op_names.hpp"
+#include "runtime/cuda_check.hpp"
+
+namespace ozref::mma {
+namespace {
+
+using Kernel = std::function<void(size_t, size_t, size_t, const uint8_t*, const uint8_t*, uint32_t*)>;
+
+Kernel mma_sync(device::MmaSyncOp op) {
+  return [op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::mma_sync_gemm(op, m, n, k, a, b, c); };
+}
+Kernel wgmma(device::WgmmaOp op) {
+  return [op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::wgmma_gemm(op, m, n, k, a, b, c); };
+}
+
+const std::map<std::string, Kernel>& kernels() {
+  using device::MmaSyncOp, device::WgmmaOp;
+  static const std::map<std::string, Kernel> table = {
+      {op_name::mma_sync_int8(true, true), mma_sync(MmaSyncOp::S8S8)},
+      {op_name::mma_sync_int8(true, false), mma_sync(MmaSyncOp::S8U8)},
+      {op_name::mma_sync_int8(false, true), mma_sync(MmaSyncOp::U8S8)},
+      {op_name::mma_sync_int8(false, false), mma_sync(MmaSyncOp::U8U8)},
+      {op_name::mma_sync_int8(true, true, true), mma_sync(MmaSyncOp::S8S8Sat)},
+      {op_name::mma_sync_int8(true, false, true), mma_sync(MmaSyncOp::S8U8Sat)},
+      {op_name::mma_sync_int8(false, true, true), mma_sync(MmaSyncOp::U8S8Sat)},
+      {op_name::mma_sync_int8(false, false, true), mma_sync(MmaSyncOp::U8U8Sat)},
+      {op_name::mma_sync_fp8("e4m3"), mma_sync(MmaSyncOp::E4M3)},
+      {op_name::mma_sync_fp8("e5m2"), mma_sync(MmaSyncOp::E5M2)},
+      {op_name::wgmma_int8(true, true), wgmma(WgmmaOp::S8S8)},
+      {op_name::wgmma_int8(true, false), wgmma(WgmmaOp::S8U8)},
+      {op_name::wgmma_int8(false, true), wgmma(WgmmaOp::U8S8)},
+      {op_name::wgmma_int8(false, false), wgmma(WgmmaOp::U8U8)},
+      {op_name::wgmma_fp8("e4m3"), wgmma(WgmmaOp::E4M3)},
+      {op_name::wgmma_fp8("e5m2"), wgmma(WgmmaOp::E5M2)},
+  };
+  return table;
+}
+
+}  // namespace
+}  // namespace ozref::mma
+
+namespace ozref::device {
+
+bool kernel_issues(const std::string& op) { return mma::kernels().count(op) != 0; }
+
+void gemm_by_op(const std::string& op, size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
+  const auto kernel = mma::kernels().find(op);
+  if (kernel == mma::kernels().end()) throw InputError("lockstep: ozref's GPU kernels do not issue '" + op + "'");
+  kernel->second(m, n, k, a, b_columns, c);
+}
+
+}  // namespace ozref::device
+
+namespace ozref::mma {
+
+std::vector<std::string> gpu_instructions() {
+  std::vector<std::string> ops;
+  for (const auto& [op, kernel] : kernels()) ops.push_back(op);
+  return ops;
+}
+
+std::vector<uint32_t> gpu_gemm(const std::string& op, size_t m, size_t n, size_t k, std::span<const uint8_t> a, std::span<const uint8_t> b_columns) {
+  if (!device::kernel_issues(op)) throw InputError("lockstep: ozref's GPU kernels do not issue '" + op + "'");
+  if (a.size() != m * k || b_columns.size() != n * k) throw InputError("lockstep: operand sizes do not agree with m, n, k");
+  const device::DeviceArray<uint8_t> da(a.data(), a.size()), db(b_columns.data(), b_columns.size());
+  device::DeviceArray<uint32_t> dc(m * n);
+  dc.fill_bytes(0xA5);  // a canary: an element the kernel leaves unwritten differs from the model
+  device::gemm_by_op(op, m, n, k, da.get(), db.get(), dc.get());
+  std::vector<uint32_t> d(m * n);
+  dc.download(d.data());
+  return d;
+}
+
+}  // namespace ozref::mma

@@ -1,0 +1,253 @@
+// ozref's wgmma GEMM (wgmma_gemm.hpp). One block computes 128 x 256 outputs with three warpgroups:
+// the first loads tiles of A (128 x 128 bytes) and B (256 x 128 bytes) with the bulk tensor copy
+// engine into a ring of four shared-memory stages (128-byte swizzle, completion on mbarriers);
+// the other two each run wgmma m64n256k32 on 64 of the rows, four instructions per stage in K
+// order, and hand a stage back once their instructions on it are done. Operands the copy engine
+// cannot address (K not a multiple of 16 bytes, or a misaligned start) are first copied into
+// padded rows; elements outside the matrix load as zeros, and no instruction runs past K padded
+// to 32, so the chain of every output is the model's.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "gemm/wgmma_gemm.hpp"
+#include "gemm/wgmma_ops.cuh"
+#include "runtime/cuda_check.hpp"
+#include "stages/ozaki2/arith.cuh"
+
+namespace ozref::device {
+namespace {
+
+constexpr int kBM = 128, kBN = 256, kBK = 128, kStages = 4, kThreads = 384;
+constexpr int kTileA = kBM * kBK, kTileB = kBN * kBK, kStageBytes = kTileA + kTileB;
+constexpr size_t kSharedBytes = size_t(kStages) * kStageBytes + 1024;  // + room to align to 1024
+
+__device__ inline uint32_t shared_address(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+
+__device__ inline void barrier_init(uint64_t* bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)), "r"(count));
+}
+__device__ inline void barrier_expect_bytes(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(bar)), "r"(bytes) : "memory");
+}
+__device__ inline void barrier_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar)) : "memory");
+}
+__device__ inline void barrier_wait(uint64_t* bar, uint32_t parity) {
+  asm volatile(
+      "{\n.reg .pred done;\nWAIT:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT;\n}\n" ::"r"(shared_address(bar)),
+      "r"(parity)
+      : "memory");
+}
+
+// A box of the tensor map (columns k0.., rows row0..) into shared memory, completing on `bar`.
+__device__ inline void tensor_load(const CUtensorMap* map, uint64_t* bar, void* dst, int k0, int row0) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+                   shared_address(dst)),
+               "l"(map), "r"(k0), "r"(row0), "r"(shared_address(bar))
+               : "memory");
+}
+
+// A K-major tile of 128-byte rows in the copy engine's 128-byte swizzle: groups of 8 rows 1024
+// bytes apart (the stride offset); the leading offset is unused in this layout (1 by convention).
+__device__ inline uint64_t swizzled_descriptor(const void* tile) {
+  return uint64_t((shared_address(tile) >> 4) & 0x3FFF) | uint64_t(1) << 16 | uint64_t(1024 >> 4) << 32 | uint64_t(1) << 62;
+}
+
+// Tiles in groups of 8 along M, so that consecutive blocks share B's tiles in L2.
+__device__ inline void tile_of_block(unsigned block, unsigned tiles_m, unsigned tiles_n, unsigned& tm, unsigned& tn) {
+  const unsigned group = block / (8 * tiles_n), first = group * 8, rows = min(tiles_m - first, 8u);
+  tm = first + block % (8 * tiles_n) % rows;
+  tn = block % (8 * tiles_n) / rows;
+}
+
+// The epilogues: the raw 32-bit outputs, or their balanced residues modulo a modulus (the reduce
+// stage fused). Each stores the outputs at `at` and at + 1 (when `both`), as one access when the
+// pair is aligned.
+struct StoreRaw {
+  uint32_t* c;
+  __device__ void operator()(size_t at, uint32_t v0, uint32_t v1, bool both) const {
+    if (both && at % 2 == 0) {
+      *reinterpret_cast<uint2*>(c + at) = make_uint2(v0, v1);
+      return;
+    }
+    c[at] = v0;
+    if (both) c[at + 1] = v1;
+  }
+};
+struct StoreResidue {
+  int16_t* r;
+  int64_t modulus;
+  __device__ void operator()(size_t at, uint32_t v0, uint32_t v1, bool both) const {
+    const int16_t r0 = residue(v0), r1 = both ? residue(v1) : 0;
+    if (both && at % 2 == 0) {
+      *reinterpret_cast<uint32_t*>(r + at) = uint32_t(uint16_t(r0)) | uint32_t(uint16_t(r1)) << 16;
+      return;
+    }
+    r[at] = r0;
+    if (both) r[at + 1] = r1;
+  }
+  __device__ int16_t residue(uint32_t v) const { return static_cast<int16_t>(ozaki2::barrett_residue(static_cast<int32_t>(v), modulus)); }
+};
+
+// One consumer warpgroup's 64 x 256 outputs: thread (warp w, lane 4g + q) holds, for each block of
+// 8 columns j, rows 16w + g and 16w + g + 8 at columns 8j + 2q and 8j + 2q + 1.
+template <typename Store>
+__device__ void store_outputs(const uint32_t (&d)[128], size_t row0, size_t col0, size_t m, size_t n, const Store& store) {
+  const int t = threadIdx.x % 128, w = t / 32, g = t % 32 / 4, q = t % 4;
+#pragma unroll
+  for (int i = 0; i < 128; i += 2) {
+    const size_t row = row0 + 16 * w + g + (i % 4) / 2 * 8, col = col0 + 8 * (i / 4) + 2 * q;
+    if (row < m && col < n) store(row * n + col, d[i], d[i + 1], col + 1 < n);
+  }
+}
+
+// The first `steps` K steps of a stage, in order (32 bytes along K are 2 units of a descriptor's address).
+template <typename Op, int steps>
+__device__ inline void issue(uint32_t (&d)[128], uint64_t da, uint64_t db) {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+  for (int j = 0; j < steps; ++j) Op::mma(d, da + 2 * j, db + 2 * j);
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+template <typename Op, typename Store>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, size_t m, size_t n, int k_steps,
+                 Store store) {
+  extern __shared__ uint8_t shared_raw[];
+  __shared__ __align__(8) uint64_t full[kStages], empty[kStages];
+  uint8_t* shared = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t{1023});
+  const int warpgroup = threadIdx.x / 128, k_tiles = (k_steps + 3) / 4;
+  unsigned tm, tn;
+  tile_of_block(blockIdx.x, static_cast<unsigned>((m + kBM - 1) / kBM), static_cast<unsigned>((n + kBN - 1) / kBN), tm, tn);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) barrier_init(&full[s], 1), barrier_init(&empty[s], 2);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  if (warpgroup == 0) {  // the loads
+#ifdef OZREF_WGMMA_ENABLED
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+#endif
+    if (threadIdx.x != 0) return;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      const int s = kt % kStages;
+      if (kt >= kStages) barrier_wait(&empty[s], (kt / kStages - 1) & 1);
+      barrier_expect_bytes(&full[s], kStageBytes);
+      uint8_t* stage = shared + size_t(s) * kStageBytes;
+      tensor_load(&map_a, &full[s], stage, kt * kBK, static_cast<int>(tm * kBM));
+      tensor_load(&map_b, &full[s], stage + kTileA, kt * kBK, static_cast<int>(tn * kBN));
+    }
+    return;
+  }
+#ifdef OZREF_WGMMA_ENABLED
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+#endif
+  uint32_t d[128];
+#pragma unroll
+  for (int i = 0; i < 128; ++i) d[i] = 0;
+  const int half = warpgroup - 1;  // rows 64 half .. 64 half + 63 of the block's tile
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int s = kt % kStages, steps = min(k_steps - kt * (kBK / 32), kBK / 32);
+    barrier_wait(&full[s], (kt / kStages) & 1);
+    const uint8_t* stage = shared + size_t(s) * kStageBytes;
+    const uint64_t da = swizzled_descriptor(stage + half * 64 * kBK), db = swizzled_descriptor(stage + kTileA);
+    if (steps == 4) issue<Op, 4>(d, da, db);  // the tile of the last K steps may hold fewer
+    else if (steps == 3) issue<Op, 3>(d, da, db);
+    else if (steps == 2) issue<Op, 2>(d, da, db);
+    else issue<Op, 1>(d, da, db);
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    if (kt > 0 && threadIdx.x % 128 == 0) barrier_arrive(&empty[(kt - 1) % kStages]);
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  store_outputs(d, size_t(tm) * kBM + half * 64, size_t(tn) * kBN, m, n, store);
+}
+
+// Rows of `k` bytes copied into rows of `stride` bytes (zeros after k).
+__global__ void pad_rows_kernel(const uint8_t* x, size_t rows, size_t k, size_t stride, uint8_t* out) {
+  const size_t v = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (v >= rows * stride) return;
+  const size_t r = v / stride, c = v % stride;
+  out[v] = c < k ? x[r * k + c] : 0;
+}
+
+PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    OZREF_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !fn) throw std::runtime_error("wgmma GEMM: the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+  }();
+  return encode;
+}
+
+// rows x k bytes (rows `stride` bytes apart) in boxes of box_rows x 128 bytes, 128-byte swizzle,
+// zeros outside.
+CUtensorMap tensor_map(const uint8_t* x, size_t rows, size_t k, size_t stride, unsigned box_rows) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {k, rows}, strides[1] = {stride};
+  const cuuint32_t box[2] = {kBK, box_rows}, element_strides[2] = {1, 1};
+  const CUresult r = tensor_map_encoder()(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<uint8_t*>(x), dims, strides, box,
+                                          element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                          CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw std::runtime_error("wgmma GEMM: cuTensorMapEncodeTiled failed with " + std::to_string(int(r)));
+  return map;
+}
+
+// An operand the copy engine can address: itself, or a padded copy (rows of a multiple of 16 bytes).
+struct Addressable {
+  const uint8_t* data;
+  size_t stride;
+  DeviceArray<uint8_t> copy;
+  Addressable(const uint8_t* x, size_t rows, size_t k) : data(x), stride(k) {
+    if (k % 16 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0) return;
+    stride = (k + 15) / 16 * 16;
+    copy = DeviceArray<uint8_t>(rows * stride);
+    pad_rows_kernel<<<blocks_for(rows * stride), 256>>>(x, rows, k, stride, copy.get());
+    OZREF_CUDA_LAUNCHED();
+    data = copy.get();
+  }
+};
+
+template <typename Op, typename Store>
+void launch(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, const Store& store) {
+  if (m == 0 || n == 0) return;
+  if (m > (size_t{1} << 31) || n > (size_t{1} << 31) || k > (size_t{1} << 31)) throw std::runtime_error("wgmma GEMM: a dimension beyond 2^31");
+  const Addressable pa(a, m, k), pb(b_columns, n, k);
+  const CUtensorMap map_a = tensor_map(pa.data, m, k, pa.stride, kBM), map_b = tensor_map(pb.data, n, k, pb.stride, kBN);
+  static const bool configured = [] {
+    OZREF_CUDA(cudaFuncSetAttribute(wgmma_kernel<Op, Store>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedBytes)));
+    return true;
+  }();
+  (void)configured;
+  const size_t tiles = ((m + kBM - 1) / kBM) * ((n + kBN - 1) / kBN);
+  wgmma_kernel<Op, Store><<<static_cast<unsigned>(tiles), kThreads, kSharedBytes>>>(map_a, map_b, m, n, static_cast<int>((k + 31) / 32), store);
+  OZREF_CUDA_LAUNCHED();
+}
+
+}  // namespace
+
+void wgmma_gemm(WgmmaOp op, size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
+  const StoreRaw store{c};
+  switch (op) {
+    case WgmmaOp::S8S8: return launch<wgmma::S8S8>(m, n, k, a, b_columns, store);
+    case WgmmaOp::S8U8: return launch<wgmma::S8U8>(m, n, k, a, b_columns, store);
+    case WgmmaOp::U8S8: return launch<wgmma::U8S8>(m, n, k, a, b_columns, store);
+    case WgmmaOp::U8U8: return launch<wgmma::U8U8>(m, n, k, a, b_columns, store);
+    case WgmmaOp::E4M3: return launch<wgmma::E4M3>(m, n, k, a, b_columns, store);
+    case WgmmaOp::E5M2: return launch<wgmma::E5M2>(m, n, k, a, b_columns, store);
+  }
+}
+
+void wgmma_gemm_reduced(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int64_t modulus, int16_t* residues) {
+  launch<wgmma::S8S8>(m, n, k, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), StoreResidue{residues, modulus});
+}
+
+}  // namespace ozref::device
