@@ -173,6 +173,35 @@ case_ "rare-wgmma" 0 identical -- --scheme rare --arch sm_90 --op "$wg.s32.s8.s8
 for fault in bound.c truncate.a residues.a split.a split.b gemm.c recombine.c crt.c unscale.c; do
   case_ "ozaki2-fp8-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki2-fp8 --arch sm_90 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
 done
+# ozaki1-int8: both slicings, every accumulation, slice counts, shapes, complex (4M), cuBLASLt.
+for dist in randn phi:0 phi:1 phi:4 integers:1000 uniform; do
+  case_ "ozaki1-int8-$dist" 0 identical -- --scheme ozaki1-int8 --dist "$dist" --m 64 --n 48 --k 1000
+done
+case_ "ozaki1-int8-scaled2^300" 0 identical -- --scheme ozaki1-int8 --a "$out/inputs/scaled_a.npy" --b "$out/inputs/scaled_b.npy"
+for slicing in ozimmu cublas; do
+  for acc in exact fp64 fused; do
+    [ "$slicing-$acc" = cublas-fused ] && continue  # refused by the scheme: s8 and u8 slices in one GEMM
+    for p in 1 4 7 9; do
+      case_ "ozaki1-int8-$slicing-$acc-p$p" 0 identical -- --scheme ozaki1-int8 --slicing "$slicing" --accumulate "$acc" --slices "$p" --dist phi:2 --m 40 --n 36 --k 512
+    done
+  done
+done
+for shape in "1 1 1" "7 7 7" "33 7 1" "1 33 4097" "1000 7 33" "33 33 4097"; do
+  set -- $shape
+  case_ "ozaki1-int8-shape-$1x$2x$3" 0 identical -- --scheme ozaki1-int8 --dist phi:1 --m "$1" --n "$2" --k "$3"
+done
+case_ "ozaki1-int8-cublas-k-bound-33025" 0 identical -- --scheme ozaki1-int8 --slicing cublas --slices 7 --dist phi:1 --m 3 --n 5 --k 33025
+case_ "ozaki1-int8-k-131072" 0 identical -- --scheme ozaki1-int8 --slices 6 --dist phi:1 --m 3 --n 5 --k 131072
+case_ "ozaki1-int8-complex" 0 identical -- --scheme ozaki1-int8 --complex --dist phi:1 --m 33 --n 20 --k 700
+case_ "ozaki1-int8-complex-cublas-fp64" 0 identical -- --scheme ozaki1-int8 --complex --slicing cublas --accumulate fp64 --dist randn --m 20 --n 33 --k 300
+case_ "ozaki1-int8-cublaslt" 0 identical -- --scheme ozaki1-int8 --gemm cublaslt --dist randn --m 256 --n 192 --k 1024
+case_ "ozaki1-int8-fused-cublaslt" 0 identical -- --scheme ozaki1-int8 --accumulate fused --gemm cublaslt --dist randn --m 128 --n 64 --k 512
+case_ "ozaki1-int8-sm_90-130x260x1000" 0 identical -- --scheme ozaki1-int8 --arch sm_90 --dist randn --m 130 --n 260 --k 1000
+case_ "ozaki1-int8-free-running" 0 identical -- --scheme ozaki1-int8 --lockstep free --dist phi:1 --m 64 --n 64 --k 256
+for fault in slices.a slices.b gemm.c accumulate.c unscale.c; do
+  case_ "ozaki1-int8-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki1-int8 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
+done
+case_ "ozaki1-int8-complex-fault-stack.a" 1 fault:stack -- --scheme ozaki1-int8 --complex --plant-fault stack.a --m 16 --n 16 --k 64
 case_ "ozaki2-int8-complex" 0 identical -- --complex --dist phi:1 --m 33 --n 20 --k 700
 case_ "ozaki2-int8-complex-fast-dd" 0 identical -- --complex --mode fast --crt dd --dist randn --m 20 --n 33 --k 300
 case_ "ozaki2-int8-free-running" 0 identical -- --lockstep free --dist phi:1 --m 64 --n 64 --k 256

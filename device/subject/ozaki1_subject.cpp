@@ -1,0 +1,155 @@
+// The GPU subject of ozaki1-int8 (subjects.hpp): twins of stack, scale, slices, gemm (ozref's
+// kernels on each slice pair's instruction, or cuBLASLt's INT8 GEMM for s8 slices), accumulate
+// and unscale, read from the scheme's own Setup so that both sides slice, pair and weigh alike.
+#include <functional>
+#include <map>
+
+#include "common/error.hpp"
+#include "gemm/gemm_by_op.hpp"
+#include "gemm/int8_gemm.hpp"
+#include "schemes/ozaki1/setup.hpp"
+#include "stages/ozaki1/twins.hpp"
+#include "subject/subjects.hpp"
+
+namespace ozref::schemes {
+namespace {
+
+using device::DeviceArray;
+namespace twins = device::ozaki1;
+
+const ozaki1::Setup& setup_of(const Scheme& scheme) {
+  const auto* stage = dynamic_cast<const SchemeStage<ozaki1::Setup>*>(scheme.stages.front().get());
+  if (!stage) throw std::logic_error("gpu subject: " + scheme.name + " has no Ozaki-I setup");
+  return stage->setup();
+}
+
+bool kernels_issue_every_pair(const ozaki1::Setup& s) {
+  for (const auto& [sign, gemm] : s.gemms)
+    if (!device::kernel_issues(gemm.spec().op)) return false;
+  return true;
+}
+
+class Ozaki1Subject final : public Subject {
+ public:
+  Ozaki1Subject(const Scheme& scheme, const GpuOptions& o)
+      : s_(setup_of(scheme)), options_(o), slicing_(s_.o.variant == Ozaki1Variant::Int8Cublas ? twins::Slicing::Cublas : twins::Slicing::Ozimmu),
+        shape_{s_.m, s_.n, s_.k, s_.p}, names_(ozaki1_twin_names(scheme)) {
+    if (o.gemm == "cublaslt" && slicing_ == twins::Slicing::Cublas)
+      throw InputError("lockstep: --gemm cublaslt runs s8 x s8 GEMMs; ozaki1-int8 --slicing cublas mixes u8 slices (use --gemm mma)");
+    twins_ = {{"stack", [this](auto&... x) { stack(x...); }},           {"scale", [this](auto&... x) { scale(x...); }},
+              {"slices", [this](auto&... x) { slices(x...); }},         {"gemm", [this](auto&... x) { gemm(x...); }},
+              {"accumulate", [this](auto&... x) { accumulate(x...); }}, {"unscale", [this](auto&... x) { unscale(x...); }}};
+  }
+
+  std::string name() const override { return "gpu"; }
+  bool provides(const Stage& s) const override { return names_.count(std::string(s.name())) != 0; }
+  bool follows_rounding_order() const override { return true; }  // the FP64 accumulation sums in the CPU's order
+  void compute(const Stage& s, const Arrays& in, Arrays& out) override {
+    twins_.at(std::string(s.name()))(s, in, out);
+    plant_fault(options_.fault, s, out);
+  }
+
+ private:
+  using Twin = std::function<void(const Stage&, const Arrays&, Arrays&)>;
+
+  void stack(const Stage& s, const Arrays& in, Arrays& out) {
+    const size_t m = s_.m / 2, k = s_.k / 2, n = s_.n;
+    const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
+    DeviceArray<double> sa(4 * m * k), sb(2 * k * n);
+    twins::stack(m, k, n, a.get(), b.get(), sa.get(), sb.get());
+    download(sa, out, s, "a"), download(sb, out, s, "b");
+  }
+
+  void scale(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto a = upload<double>(in, s_.source(), "a"), b = upload<double>(in, s_.source(), "b");
+    DeviceArray<int32_t> row(s_.m), col(s_.n);
+    twins::scale(shape_, slicing_, s_.sl.width(), a.get(), b.get(), row.get(), col.get());
+    download(row, out, s, "row_shift"), download(col, out, s, "col_shift");
+  }
+
+  void slices(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto a = upload<double>(in, s_.source(), "a"), b = upload<double>(in, s_.source(), "b");
+    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    DeviceArray<int8_t> sa(s_.p * s_.m * s_.k), sb(s_.p * s_.k * s_.n);
+    twins::slices(shape_, slicing_, s_.sl.width(), a.get(), b.get(), row.get(), col.get(), sa.get(), sb.get());
+    download(sa, out, s, "a"), download(sb, out, s, "b");
+  }
+
+  // Output q: the slice pair q, or (fused) the concatenated slices of t + u = q.
+  void gemm(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto sa = upload<int8_t>(in, "slices", "a"), sb = upload<int8_t>(in, "slices", "b");
+    const size_t mk = s_.m * s_.k, nk = s_.n * s_.k, mn = s_.m * s_.n;
+    DeviceArray<int8_t> columns(s_.p * nk);
+    twins::slice_columns(shape_, sb.get(), columns.get());
+    DeviceArray<int32_t> c(s_.outputs() * mn);
+    for (size_t q = 0; q < s_.outputs(); ++q) {
+      if (!s_.fused) {
+        const auto [t, u] = s_.pairs[q];
+        int8_gemm(s_.gemm_for(t, u).spec().op, s_.k, sa.get() + t * mk, columns.get() + u * nk, c.get() + q * mn);
+        continue;
+      }
+      DeviceArray<int8_t> a_cat((q + 1) * mk), b_cat((q + 1) * nk);
+      twins::concatenate(sa.get(), s_.m, s_.k, q, false, a_cat.get());
+      twins::concatenate(columns.get(), s_.n, s_.k, q, true, b_cat.get());
+      int8_gemm(s_.lead().spec().op, (q + 1) * s_.k, a_cat.get(), b_cat.get(), c.get() + q * mn);
+    }
+    download(c, out, s, "c");
+  }
+
+  void int8_gemm(const std::string& op, size_t depth, const int8_t* a, const int8_t* b_columns, int32_t* c) {
+    if (options_.gemm == "cublaslt") return device::int8_gemm_cublaslt(s_.m, s_.n, depth, a, b_columns, c, nullptr);
+    device::gemm_by_op(op, s_.m, s_.n, depth, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns),
+                       reinterpret_cast<uint32_t*>(c));
+  }
+
+  void accumulate(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto c = upload<int32_t>(in, "gemm", "c");
+    std::vector<int> shift;
+    std::vector<double> weight;
+    for (size_t q = 0; q < s_.outputs(); ++q) {
+      const size_t d = s_.fused ? q : s_.pairs[q].first + s_.pairs[q].second;
+      shift.push_back(static_cast<int>((s_.p - 1 - d) * size_t(s_.sl.width())));  // weight(d) = 2^((p-1-d) w)
+      weight.push_back(s_.sl.weight_fp64(d));
+    }
+    if (s_.exact) {
+      DeviceArray<int64_t> acc(s_.m * s_.n * s_.words());
+      twins::accumulate_exact(shape_, c.get(), shift, s_.words(), acc.get());
+      download(acc, out, s, "c");
+    } else {
+      DeviceArray<double> sum(s_.m * s_.n);
+      twins::accumulate_fp64(shape_, c.get(), weight, sum.get());
+      download(sum, out, s, "c");
+    }
+  }
+
+  void unscale(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    DeviceArray<double> c(s_.m * s_.n);
+    if (s_.exact) twins::unscale_exact(shape_, upload<int64_t>(in, "accumulate", "c").get(), s_.words(), s_.sl.unit_exponent(), row.get(), col.get(), c.get());
+    else twins::unscale_fp64(shape_, upload<double>(in, "accumulate", "c").get(), row.get(), col.get(), c.get());
+    download(c, out, s, "c");
+  }
+
+  const ozaki1::Setup& s_;
+  GpuOptions options_;
+  twins::Slicing slicing_;
+  twins::Shape shape_;
+  std::set<std::string> names_;
+  std::map<std::string, Twin> twins_;
+};
+
+}  // namespace
+
+std::set<std::string> ozaki1_twin_names(const Scheme& scheme) {
+  const ozaki1::Setup& s = setup_of(scheme);
+  if (s.sl.format() != LowpFormat::Int8) return {};
+  std::set<std::string> names = {"stack", "scale", "slices", "accumulate", "unscale"};
+  if (kernels_issue_every_pair(s)) names.insert("gemm");
+  return names;
+}
+
+std::unique_ptr<Subject> make_ozaki1_subject(const Scheme& scheme, const GpuOptions& options) {
+  return std::make_unique<Ozaki1Subject>(scheme, options);
+}
+
+}  // namespace ozref::schemes

@@ -1,0 +1,308 @@
+// The GPU subject of the Ozaki-II schemes: ozaki2-int8 and ozaki2-fp8 (real and complex), and the
+// stages rare shares with ozaki2-int8 (subjects.hpp).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "common/error.hpp"
+#include "gemm/gemm_by_op.hpp"
+#include "gemm/int8_gemm.hpp"
+#include "mma/op_names.hpp"
+#include "runtime/cuda_check.hpp"
+#include "schemes/common/crt.hpp"
+#include "schemes/pipeline/gpu.hpp"
+#include "subject/subjects.hpp"
+#include "stages/ozaki2/fp8_products.hpp"
+#include "stages/ozaki2/twins.hpp"
+
+namespace ozref::schemes {
+namespace {
+
+using device::DeviceArray;
+namespace twins = device::ozaki2;
+
+// The stages of `scheme` with GPU twins: ozaki2-int8's and ozaki2-fp8's (their scale in the fast and
+// accurate modes; their GEMMs, bound's too, where ozref's kernels issue the scheme's instruction),
+// and those rare shares with ozaki2-int8 (its reduce is the same residue; its scale and round stay
+// on the CPU).
+}  // namespace
+
+std::set<std::string> ozaki2_twin_names(const Scheme& scheme) {
+  const std::string mode = scheme.options.value("mode", "accurate");
+  const bool gemms = device::kernel_issues(scheme.resolved.value("instruction", ""));
+  if (scheme.name == "rare") {  // its double-double unscale adds the correction between hi + lo and the scaling
+    std::set<std::string> names = {"residues", "reduce", "crt"};
+    if (scheme.options.value("crt", "exact") != "dd") names.insert("unscale");
+    if (gemms) names.insert({"gemm", "correction"});
+    return names;
+  }
+  if (scheme.name == "ozaki2-fp8") {
+    std::set<std::string> names = {"truncate", "residues", "split", "recombine", "complex", "crt", "unscale"};
+    if (mode != "gemmul8-fast") names.insert("scale");
+    if (gemms) names.insert({"bound", "gemm"});
+    return names;
+  }
+  if (scheme.name != "ozaki2-int8") return {};
+  std::set<std::string> names = {"truncate", "residues", "reduce", "complex", "crt", "unscale"};
+  if (mode != "gemmul8-fast") names.insert("scale");
+  if (gemms) names.insert({"bound", "gemm"});
+  return names;
+}
+
+namespace {
+
+twins::CrtTables crt_tables(const Crt& crt, size_t words) {
+  twins::CrtTables t;
+  t.words = words;
+  auto put_words = [&](const mpz_class& x, std::vector<uint64_t>& into) {
+    std::vector<uint64_t> w(words, 0);
+    size_t count = 0;
+    mpz_export(w.data(), &count, -1, sizeof(uint64_t), 0, 0, x.get_mpz_t());
+    into.insert(into.end(), w.begin(), w.end());
+  };
+  for (const mpz_class& w : crt.weights()) {
+    put_words(w, t.weights);
+    t.weights_fp64.push_back(w.get_d());
+  }
+  put_words(crt.product(), t.product);
+  const Crt::DoubleDoubleTables dd = crt.double_double_tables();
+  t.inv_p = dd.inv_p, t.w_hi = dd.w_hi, t.w_lo = dd.w_lo, t.p_hi = dd.p_hi, t.p_lo = dd.p_lo;
+  return t;
+}
+
+class Ozaki2Subject final : public Subject {
+ public:
+  Ozaki2Subject(const Scheme& s, const GpuOptions& o)
+      : scheme_(s.name), instruction_(s.resolved.value("instruction", "")), options_(o), moduli_(s.resolved.value("moduli", std::vector<int64_t>{})), crt_(moduli_),
+        mode_(s.options.value("mode", "accurate")), dd_(s.options.value("crt", "exact") == "dd"), names_(ozaki2_twin_names(s)) {
+    if (scheme_ == "ozaki2-fp8") fp8_ = twins::fp8_products(moduli_.size());
+    shape_ = {s.m, s.n, s.k, s.parts, s.parts == 2 ? size_t{3} : size_t{1}, moduli_.size()};
+    words_ = std::max<size_t>(2, (mpz_sizeinbase(crt_.product().get_mpz_t(), 2) + 1 + 63) / 64);
+    device_moduli_ = DeviceArray<int64_t>(moduli_.data(), moduli_.size());
+    twins_ = {{"bound", [this](auto&... x) { bound(x...); }},       {"scale", [this](auto&... x) { scale(x...); }},
+              {"truncate", [this](auto&... x) { truncate(x...); }}, {"residues", [this](auto&... x) { residues(x...); }},
+              {"gemm", [this](auto&... x) { gemm(x...); }},         {"reduce", [this](auto&... x) { reduce(x...); }},
+              {"complex", [this](auto&... x) { complex(x...); }},   {"crt", [this](auto&... x) { crt(x...); }},
+              {"unscale", [this](auto&... x) { unscale(x...); }},   {"correction", [this](auto&... x) { correction(x...); }},
+              {"split", [this](auto&... x) { split(x...); }},       {"recombine", [this](auto&... x) { recombine(x...); }}};
+  }
+
+  std::string name() const override { return "gpu"; }
+  bool provides(const Stage& s) const override { return names_.count(std::string(s.name())) != 0; }
+  bool follows_rounding_order() const override { return true; }  // the dd CRT twin sums as the CPU does
+  void compute(const Stage& s, const Arrays& in, Arrays& out) override {
+    twins_.at(std::string(s.name()))(s, in, out);
+    plant_fault(options_.fault, s, out);
+  }
+  std::string gemm_algorithm;  // what cuBLASLt chose, when it ran
+
+ private:
+  using Twin = std::function<void(const Stage&, const Arrays&, Arrays&)>;
+
+  void bound(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
+    DeviceArray<int32_t> u(shape_.m), v(shape_.n);
+    DeviceArray<int8_t> oa(shape_.m * shape_.k), ob(shape_.n * shape_.k);
+    twins::bound_operands(shape_, fp8() ? 4 : 6, a.get(), b.get(), u.get(), v.get(), oa.get(), ob.get());
+    download(u, out, s, "row_exp"), download(v, out, s, "col_exp"), download(oa, out, s, "a"), download(ob, out, s, "b");
+    if (fp8()) {
+      DeviceArray<uint32_t> c(shape_.m * shape_.n);
+      lowp_gemm(e4m3(oa).get(), e4m3(ob).get(), c.get());
+      download(c, out, s, "c");
+    } else {
+      DeviceArray<int32_t> c(shape_.m * shape_.n);
+      int8_gemm(oa.get(), ob.get(), c.get());
+      download(c, out, s, "c");
+    }
+  }
+
+  void scale(const Stage& s, const Arrays& in, Arrays& out) {
+    DeviceArray<int32_t> row(shape_.m), col(shape_.n);
+    if (mode_ == "accurate") {
+      const auto u = upload<int32_t>(in, "bound", "row_exp"), v = upload<int32_t>(in, "bound", "col_exp");
+      if (fp8()) twins::scale_accurate(shape_, upload<float>(in, "bound", "c").get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
+      else twins::scale_accurate(shape_, upload<int32_t>(in, "bound", "c").get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
+    } else if (mode_ == "fast") {
+      const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
+      twins::scale_fast(shape_, a.get(), b.get(), log2_bound(), row.get(), col.get());
+    } else {
+      throw std::logic_error("gpu subject: no twin of the " + mode_ + " scaling");
+    }
+    download(row, out, s, "row_shift"), download(col, out, s, "col_shift");
+  }
+
+  void truncate(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
+    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    DeviceArray<double> ta(a.size()), tb(b.size());
+    twins::truncate(shape_, a.get(), b.get(), row.get(), col.get(), ta.get(), tb.get());
+    download(ta, out, s, "a"), download(tb, out, s, "b");
+  }
+
+  void residues(const Stage& s, const Arrays& in, Arrays& out) {
+    if (*std::max_element(moduli_.begin(), moduli_.end()) <= 256) residues_as<int8_t>(s, in, out);
+    else residues_as<int16_t>(s, in, out);
+  }
+
+  template <typename R>  // int8 residues when every modulus is at most 256, as the CPU stage
+  void residues_as(const Stage& s, const Arrays& in, Arrays& out) {
+    const std::string_view from = scheme_ == "rare" ? "round" : "truncate";
+    const auto ta = upload<double>(in, from, "a"), tb = upload<double>(in, from, "b");
+    DeviceArray<R> ra(shape_.N * shape_.P * shape_.m * shape_.k), rb(shape_.N * shape_.P * shape_.n * shape_.k);
+    twins::residues(shape_, ta.get(), tb.get(), device_moduli_.get(), ra.get(), rb.get());
+    download(ra, out, s, "a"), download(rb, out, s, "b");
+  }
+
+  void split(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto ra = upload<int16_t>(in, "residues", "a"), rb = upload<int16_t>(in, "residues", "b");
+    const size_t rows = fp8_.limb_base.back() * shape_.P;
+    DeviceArray<int8_t> la(rows * shape_.m * shape_.k), lb(rows * shape_.n * shape_.k);
+    twins::split(shape_, ra.get(), rb.get(), fp8_.products, fp8_.limb_base, la.get(), lb.get());
+    download(la, out, s, "a"), download(lb, out, s, "b");
+  }
+
+  void gemm(const Stage& s, const Arrays& in, Arrays& out) {
+    if (scheme_ == "ozaki2-fp8") return fp8_gemm(s, in, out);
+    const auto ra = upload<int8_t>(in, "residues", "a"), rb = upload<int8_t>(in, "residues", "b");
+    const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
+    DeviceArray<int32_t> c(shape_.N * Q * mn);
+    for (size_t t = 0; t < shape_.N; ++t)
+      for (size_t q = 0; q < Q; ++q)  // the plane products re re, im im, (re + im)(re + im)
+        int8_gemm(ra.get() + (t * shape_.P + q) * mk, rb.get() + (t * shape_.P + q) * nk, c.get() + (t * Q + q) * mn);
+    download(c, out, s, "c");
+  }
+
+  // Modulus t's GEMM g of plane product q multiplies A's limb a_limb of plane q by B's limb b_limb.
+  void fp8_gemm(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto la = e4m3(upload<int8_t>(in, "split", "a")), lb = e4m3(upload<int8_t>(in, "split", "b"));
+    const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
+    DeviceArray<uint32_t> c(fp8_.term_base.back() * Q * mn);
+    for (size_t t = 0; t < shape_.N; ++t) {
+      const std::vector<ProductTerm>& terms = fp8_.terms[t];
+      for (size_t q = 0; q < Q; ++q)
+        for (size_t g = 0; g < terms.size(); ++g) {
+          const size_t a_row = fp8_.limb_base[t] + terms[g].a_limb, b_row = fp8_.limb_base[t] + terms[g].b_limb;
+          lowp_gemm(la.get() + (a_row * Q + q) * mk, lb.get() + (b_row * Q + q) * nk, c.get() + ((fp8_.term_base[t] * Q) + q * terms.size() + g) * mn);
+        }
+    }
+    download(c, out, s, "c");
+  }
+
+  // Small integers (limbs, bound operands) as the E4M3 bytes the FP8 kernel takes.
+  static DeviceArray<uint8_t> e4m3(const DeviceArray<int8_t>& x) {
+    DeviceArray<uint8_t> bytes(x.size());
+    twins::to_e4m3(x.get(), x.size(), bytes.get());
+    return bytes;
+  }
+
+  void recombine(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto c = upload<uint32_t>(in, "gemm", "c");
+    DeviceArray<int16_t> r(shape_.N * shape_.P * shape_.m * shape_.n);
+    twins::recombine(shape_, shape_.P, c.get(), fp8_.products, fp8_.term_base, r.get());
+    download(r, out, s, "c");
+  }
+
+  void reduce(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto c = upload<int32_t>(in, "gemm", "c");
+    DeviceArray<int16_t> r(c.size());
+    twins::reduce(shape_, shape_.P, c.get(), device_moduli_.get(), r.get());
+    download(r, out, s, "c");
+  }
+
+  void complex(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto products = upload<int16_t>(in, residue_stage(), "c");
+    DeviceArray<int16_t> c(shape_.N * 2 * shape_.m * shape_.n);
+    twins::combine_3m(shape_, products.get(), device_moduli_.get(), c.get());
+    download(c, out, s, "c");
+  }
+
+  void crt(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto r = upload<int16_t>(in, shape_.S == 2 ? "complex" : residue_stage(), "c");
+    const size_t count = shape_.S * shape_.m * shape_.n;
+    const twins::CrtTables tables = crt_tables(crt_, words_);
+    if (dd_) {
+      DeviceArray<double> hi(count), lo(count);
+      twins::crt_dd(shape_, r.get(), tables, hi.get(), lo.get());
+      download(hi, out, s, "hi"), download(lo, out, s, "lo");
+    } else {
+      DeviceArray<int64_t> c(count * words_);
+      twins::crt_exact(shape_, r.get(), tables, c.get());
+      download(c, out, s, "c");
+    }
+  }
+
+  void unscale(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    DeviceArray<double> c(shape_.S * shape_.m * shape_.n);
+    if (dd_) {
+      const auto hi = upload<double>(in, "crt", "hi"), lo = upload<double>(in, "crt", "lo");
+      twins::unscale_dd(shape_, hi.get(), lo.get(), row.get(), col.get(), c.get());
+    } else {
+      const auto words = upload<int64_t>(in, "crt", "c");
+      DeviceArray<int32_t> correction;
+      int exponent = 0;
+      if (scheme_ == "rare") {
+        correction = upload<int32_t>(in, "correction", "c");
+        exponent = in.data<int32_t>({"scale", "bits_eff"})[0] - 15;
+      }
+      twins::unscale_exact(shape_, words.get(), words_, row.get(), col.get(), scheme_ == "rare" ? correction.get() : nullptr, exponent, c.get());
+    }
+    download(c, out, s, "c");
+  }
+
+  // rare: hi7_A q7_B and q7_A hi7_B (B's planes by rows, transposed here for the GEMM).
+  void correction(const Stage& s, const Arrays& in, Arrays& out) {
+    const size_t mn = shape_.m * shape_.n;
+    DeviceArray<int32_t> c(2 * mn);
+    const char* planes[2][2] = {{"a_hi7", "b_q7"}, {"a_q7", "b_hi7"}};
+    for (size_t e = 0; e < 2; ++e) {
+      const Tensor& b = in.get({"round", planes[e][1]});
+      std::vector<int8_t> columns(shape_.n * shape_.k);
+      for (size_t kk = 0; kk < shape_.k; ++kk)
+        for (size_t j = 0; j < shape_.n; ++j) columns[j * shape_.k + kk] = b.as<int8_t>()[kk * shape_.n + j];
+      const auto a = upload<int8_t>(in, "round", planes[e][0]);
+      const DeviceArray<int8_t> bt(columns.data(), columns.size());
+      int8_gemm(a.get(), bt.get(), c.get() + e * mn);
+    }
+    download(c, out, s, "c");
+  }
+
+  // The GEMMs on ozref's kernel for the scheme's instruction, or on cuBLASLt's INT8 GEMM.
+  void int8_gemm(const int8_t* a, const int8_t* b_columns, int32_t* c) {
+    if (options_.gemm == "cublaslt") device::int8_gemm_cublaslt(shape_.m, shape_.n, shape_.k, a, b_columns, c, &gemm_algorithm);
+    else lowp_gemm(reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), reinterpret_cast<uint32_t*>(c));
+  }
+  void lowp_gemm(const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
+    device::gemm_by_op(instruction_, shape_.m, shape_.n, shape_.k, a, b_columns, c);
+  }
+
+  bool fp8() const { return scheme_ == "ozaki2-fp8"; }
+  std::string_view residue_stage() const { return scheme_ == "ozaki2-fp8" ? "recombine" : "reduce"; }
+  double log2_bound() const { return std::log2(crt_.product().get_d()) - 2; }
+
+  std::string scheme_, instruction_;
+  GpuOptions options_;
+  std::vector<int64_t> moduli_;
+  Crt crt_;
+  std::string mode_;
+  bool dd_;
+  twins::Shape shape_;
+  size_t words_ = 2;
+  std::set<std::string> names_;
+  twins::Fp8Products fp8_;
+  DeviceArray<int64_t> device_moduli_;
+  std::map<std::string, Twin> twins_;
+};
+
+}  // namespace
+
+std::unique_ptr<Subject> make_ozaki2_subject(const Scheme& scheme, const GpuOptions& options) {
+  if (options.gemm == "cublaslt" && scheme.name == "ozaki2-fp8") throw InputError("lockstep: --gemm cublaslt runs INT8 GEMMs; ozaki2-fp8 takes --gemm mma");
+  return std::make_unique<Ozaki2Subject>(scheme, options);
+}
+
+}  // namespace ozref::schemes

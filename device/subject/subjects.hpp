@@ -1,0 +1,44 @@
+// The GPU subjects of the runner (reference/schemes/pipeline/gpu.hpp), one per scheme family: each
+// stage with a twin gets its inputs uploaded, its twin run, and its outputs downloaded into the
+// arrays the runner allocated. gpu_subject.cpp dispatches by scheme.
+#pragma once
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "runtime/cuda_check.hpp"
+#include "schemes/pipeline/gpu.hpp"
+
+namespace ozref::schemes {
+
+// ozaki2-int8, ozaki2-fp8 (real and complex) and what rare shares with ozaki2-int8 (ozaki2_subject.cpp).
+std::set<std::string> ozaki2_twin_names(const Scheme& scheme);
+std::unique_ptr<Subject> make_ozaki2_subject(const Scheme& scheme, const GpuOptions& options);
+// ozaki1-int8, both slicings, every accumulation, real and complex (ozaki1_subject.cpp).
+std::set<std::string> ozaki1_twin_names(const Scheme& scheme);
+std::unique_ptr<Subject> make_ozaki1_subject(const Scheme& scheme, const GpuOptions& options);
+
+// An input array on the device.
+template <typename T>
+device::DeviceArray<T> upload(const Arrays& in, std::string_view stage, std::string_view array) {
+  const Tensor& t = in.get({stage, array});
+  return device::DeviceArray<T>(t.as<T>(), t.elements());
+}
+
+template <typename T>
+void download(const device::DeviceArray<T>& d, Arrays& out, const Stage& s, std::string_view array) {
+  Tensor& t = out.get(s.ref(array));
+  if (t.elements() != d.size()) throw std::logic_error("gpu subject: " + std::string(s.name()) + "." + std::string(array) + " size differs");
+  d.download(t.as<T>());
+}
+
+// A fault planted for tests of the lockstep itself ("<stage>.<array>", when it names this stage):
+// the lowest byte of the array's middle element + 1.
+inline void plant_fault(const std::string& fault, const Stage& s, Arrays& out) {
+  if (fault.empty() || fault.substr(0, fault.find('.')) != s.name()) return;
+  Tensor& t = out.get(s.ref(fault.substr(fault.find('.') + 1)));
+  t.raw()[t.elements() / 2 * dtype_size(t.dtype())] += 1;
+}
+
+}  // namespace ozref::schemes
