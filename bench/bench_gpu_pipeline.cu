@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -166,7 +167,8 @@ struct Sample {
   Sample(const std::string& dir, const DeviceArray<double>& a, const DeviceArray<double>& b, size_t size)
       : prefix(dir + "/n" + std::to_string(size) + "_"), n(size) {
     for (size_t s = 0; s < kSample; ++s) at.push_back((s * 2654435761u) % n);
-    std::vector<double> all(n * n);
+    std::filesystem::create_directories(dir);
+    std::vector<double> all(a.size());  // the first n x n: the real part
     Matrix<double> as(kSample, n), bs(n, kSample);
     a.download(all.data());
     for (size_t s = 0; s < kSample; ++s) std::copy_n(&all[at[s] * n], n, &as.data[s * n]);
@@ -178,7 +180,7 @@ struct Sample {
   }
   // c row-major (DGEMM's column-major C^T = B^T A^T is row-major C too).
   void write(const DeviceArray<double>& c, const std::string& name) const {
-    std::vector<double> all(n * n);
+    std::vector<double> all(c.size());  // the first n x n: the real part
     c.download(all.data());
     Matrix<double> block(kSample, kSample);
     for (size_t i = 0; i < kSample; ++i)

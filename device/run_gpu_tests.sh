@@ -166,9 +166,9 @@ case_ "ozaki2-fp8-wgmma-k-65536" 1 identical-inexact-gemms -- --scheme ozaki2-fp
 # ozaki2-int8 and rare on the INT8 wgmma kernel.
 for shape in "64 48 1000" "1000 7 33" "33 33 4097" "1 1 1"; do
   set -- $shape
-  case_ "ozaki2-int8-wgmma-$1x$2x$3" 0 identical -- --arch sm_90 --op "$wg.s32.s8.s8" --dist phi:1 --m "$1" --n "$2" --k "$3"
+  case_ "ozaki2-int8-wgmma-$1x$2x$3" 0 identical -- --scheme ozaki2-int8 --arch sm_90 --op "$wg.s32.s8.s8" --dist phi:1 --m "$1" --n "$2" --k "$3"
 done
-case_ "ozaki2-int8-wgmma-k-bound-131071" 0 identical -- --arch sm_90 --op "$wg.s32.s8.s8" --dist integers:127 --m 3 --n 5 --k 131071 --moduli 16
+case_ "ozaki2-int8-wgmma-k-bound-131071" 0 identical -- --scheme ozaki2-int8 --arch sm_90 --op "$wg.s32.s8.s8" --dist integers:127 --m 3 --n 5 --k 131071 --moduli 16
 case_ "rare-wgmma" 0 identical -- --scheme rare --arch sm_90 --op "$wg.s32.s8.s8" --dist randn --m 128 --n 64 --k 512
 for fault in bound.c truncate.a residues.a split.a split.b gemm.c recombine.c crt.c unscale.c; do
   case_ "ozaki2-fp8-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki2-fp8 --arch sm_90 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200

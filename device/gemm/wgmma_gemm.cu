@@ -1,8 +1,9 @@
-// ozref's wgmma GEMM (wgmma_gemm.hpp). One block computes 128 x 256 outputs with three warpgroups:
-// the first loads tiles of A (128 x 128 bytes) and B (256 x 128 bytes) with the bulk tensor copy
-// engine into a ring of four shared-memory stages (128-byte swizzle, completion on mbarriers);
-// the other two each run wgmma m64n256k32 on 64 of the rows, four instructions per stage in K
-// order, and hand a stage back once their instructions on it are done. Operands the copy engine
+// ozref's wgmma GEMM (wgmma_gemm.hpp). A persistent grid, one block per multiprocessor, each taking
+// tiles of 128 x 256 outputs in turn with three warpgroups: the first loads tiles of A (128 x 128
+// bytes) and B (256 x 128 bytes) with the bulk tensor copy engine into a ring of four
+// shared-memory stages (128-byte swizzle, completion on mbarriers), running ahead into the next
+// tile; the other two each run wgmma m64n256k32 on 64 of the rows, four instructions per stage in
+// K order, hand a stage back once their instructions on it are done, and store their outputs. Operands the copy engine
 // cannot address (K not a multiple of 16 bytes, or a misaligned start) are first copied into
 // padded rows; elements outside the matrix load as zeros, and no instruction runs past K padded
 // to 32, so the chain of every output is the model's.
@@ -68,11 +69,11 @@ __device__ inline void tile_of_block(unsigned block, unsigned tiles_m, unsigned 
 
 // The epilogues: the raw 32-bit outputs, or their balanced residues modulo a modulus (the reduce
 // stage fused). Each stores the outputs at `at` and at + 1 (when `both`), as one access when the
-// pair is aligned.
+// pair's address is aligned to it (a GEMM's C may start anywhere in a larger array).
 struct StoreRaw {
   uint32_t* c;
   __device__ void operator()(size_t at, uint32_t v0, uint32_t v1, bool both) const {
-    if (both && at % 2 == 0) {
+    if (both && reinterpret_cast<uintptr_t>(c + at) % 8 == 0) {
       *reinterpret_cast<uint2*>(c + at) = make_uint2(v0, v1);
       return;
     }
@@ -85,7 +86,7 @@ struct StoreResidue {
   int64_t modulus;
   __device__ void operator()(size_t at, uint32_t v0, uint32_t v1, bool both) const {
     const int16_t r0 = residue(v0), r1 = both ? residue(v1) : 0;
-    if (both && at % 2 == 0) {
+    if (both && reinterpret_cast<uintptr_t>(r + at) % 4 == 0) {
       *reinterpret_cast<uint32_t*>(r + at) = uint32_t(uint16_t(r0)) | uint32_t(uint16_t(r1)) << 16;
       return;
     }
@@ -116,57 +117,87 @@ __device__ inline void issue(uint32_t (&d)[128], uint64_t da, uint64_t db) {
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 }
 
-template <typename Op, typename Store>
-__global__ void __launch_bounds__(kThreads, 1)
-    wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, size_t m, size_t n, int k_steps,
-                 Store store) {
-  extern __shared__ uint8_t shared_raw[];
-  __shared__ __align__(8) uint64_t full[kStages], empty[kStages];
-  uint8_t* shared = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t{1023});
-  const int warpgroup = threadIdx.x / 128, k_tiles = (k_steps + 3) / 4;
-  unsigned tm, tn;
-  tile_of_block(blockIdx.x, static_cast<unsigned>((m + kBM - 1) / kBM), static_cast<unsigned>((n + kBN - 1) / kBN), tm, tn);
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) barrier_init(&full[s], 1), barrier_init(&empty[s], 2);
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-  }
-  __syncthreads();
-  if (warpgroup == 0) {  // the loads
-#ifdef OZREF_WGMMA_ENABLED
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
-#endif
-    if (threadIdx.x != 0) return;
-    for (int kt = 0; kt < k_tiles; ++kt) {
-      const int s = kt % kStages;
-      if (kt >= kStages) barrier_wait(&empty[s], (kt / kStages - 1) & 1);
-      barrier_expect_bytes(&full[s], kStageBytes);
-      uint8_t* stage = shared + size_t(s) * kStageBytes;
-      tensor_load(&map_a, &full[s], stage, kt * kBK, static_cast<int>(tm * kBM));
-      tensor_load(&map_b, &full[s], stage + kTileA, kt * kBK, static_cast<int>(tn * kBN));
+// The block's tiles (a persistent grid: tiles blockIdx.x, + gridDim.x, ...) and the ring of stages.
+struct Ring {
+  uint8_t* stages;
+  uint64_t *full, *empty;
+  unsigned tiles_m, tiles_n;
+};
+
+// The loads of every K tile of every tile of the block, into the ring in order: stage it % 4 is
+// refilled once both consumers handed its previous fill back.
+__device__ void produce(const CUtensorMap* map_a, const CUtensorMap* map_b, const Ring& ring, int k_tiles) {
+  int it = 0;
+  for (unsigned tile = blockIdx.x; tile < ring.tiles_m * ring.tiles_n; tile += gridDim.x) {
+    unsigned tm, tn;
+    tile_of_block(tile, ring.tiles_m, ring.tiles_n, tm, tn);
+    for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+      const int s = it % kStages;
+      if (it >= kStages) barrier_wait(&ring.empty[s], (it / kStages - 1) & 1);
+      barrier_expect_bytes(&ring.full[s], kStageBytes);
+      uint8_t* stage = ring.stages + size_t(s) * kStageBytes;
+      tensor_load(map_a, &ring.full[s], stage, kt * kBK, static_cast<int>(tm * kBM));
+      tensor_load(map_b, &ring.full[s], stage + kTileA, kt * kBK, static_cast<int>(tn * kBN));
     }
-    return;
   }
-#ifdef OZREF_WGMMA_ENABLED
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
-#endif
-  uint32_t d[128];
+}
+
+// One consumer warpgroup's 64 rows of one tile: its K steps in order from zero accumulators, each
+// stage handed back once its instructions are done; `it` counts the ring's fills.
+template <typename Op>
+__device__ void consume_tile(const Ring& ring, int half, int k_steps, int& it, uint32_t (&d)[128]) {
 #pragma unroll
   for (int i = 0; i < 128; ++i) d[i] = 0;
-  const int half = warpgroup - 1;  // rows 64 half .. 64 half + 63 of the block's tile
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    const int s = kt % kStages, steps = min(k_steps - kt * (kBK / 32), kBK / 32);
-    barrier_wait(&full[s], (kt / kStages) & 1);
-    const uint8_t* stage = shared + size_t(s) * kStageBytes;
+  const int k_tiles = (k_steps + 3) / 4;
+  for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+    const int s = it % kStages, steps = min(k_steps - kt * (kBK / 32), kBK / 32);
+    barrier_wait(&ring.full[s], (it / kStages) & 1);
+    const uint8_t* stage = ring.stages + size_t(s) * kStageBytes;
     const uint64_t da = swizzled_descriptor(stage + half * 64 * kBK), db = swizzled_descriptor(stage + kTileA);
     if (steps == 4) issue<Op, 4>(d, da, db);  // the tile of the last K steps may hold fewer
     else if (steps == 3) issue<Op, 3>(d, da, db);
     else if (steps == 2) issue<Op, 2>(d, da, db);
     else issue<Op, 1>(d, da, db);
     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-    if (kt > 0 && threadIdx.x % 128 == 0) barrier_arrive(&empty[(kt - 1) % kStages]);
+    if (kt > 0 && threadIdx.x % 128 == 0) barrier_arrive(&ring.empty[(it - 1) % kStages]);
   }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  store_outputs(d, size_t(tm) * kBM + half * 64, size_t(tn) * kBN, m, n, store);
+  if (threadIdx.x % 128 == 0) barrier_arrive(&ring.empty[(it - 1) % kStages]);
+}
+
+template <typename Op, typename Store>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, size_t m, size_t n, int k_steps,
+                 Store store) {
+  extern __shared__ uint8_t shared_raw[];
+  __shared__ __align__(8) uint64_t full[kStages], empty[kStages];
+  const Ring ring{reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t{1023}), full, empty,
+                  static_cast<unsigned>((m + kBM - 1) / kBM), static_cast<unsigned>((n + kBN - 1) / kBN)};
+  const int warpgroup = threadIdx.x / 128;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) barrier_init(&full[s], 1), barrier_init(&empty[s], 2);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  if (warpgroup == 0) {  // the loads, running ahead into the next tile while the consumers store
+#ifdef OZREF_WGMMA_ENABLED
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+#endif
+    if (threadIdx.x == 0) produce(&map_a, &map_b, ring, (k_steps + 3) / 4);
+    return;
+  }
+#ifdef OZREF_WGMMA_ENABLED
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+#endif
+  const int half = warpgroup - 1;  // rows 64 half .. 64 half + 63 of each tile
+  uint32_t d[128];
+  int it = 0;
+  for (unsigned tile = blockIdx.x; tile < ring.tiles_m * ring.tiles_n; tile += gridDim.x) {
+    unsigned tm, tn;
+    tile_of_block(tile, ring.tiles_m, ring.tiles_n, tm, tn);
+    consume_tile<Op>(ring, half, k_steps, it, d);
+    store_outputs(d, size_t(tm) * kBM + half * 64, size_t(tn) * kBN, m, n, store);
+  }
 }
 
 // Rows of `k` bytes copied into rows of `stride` bytes (zeros after k).
@@ -216,9 +247,21 @@ struct Addressable {
   }
 };
 
+// One block per multiprocessor (each holds one: 193 KB of shared memory).
+size_t multiprocessors() {
+  static const size_t count = [] {
+    int device = 0, sms = 0;
+    OZREF_CUDA(cudaGetDevice(&device));
+    OZREF_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return static_cast<size_t>(sms);
+  }();
+  return count;
+}
+
 template <typename Op, typename Store>
 void launch(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, const Store& store) {
   if (m == 0 || n == 0) return;
+  if (k == 0) throw std::runtime_error("wgmma GEMM: K = 0");
   if (m > (size_t{1} << 31) || n > (size_t{1} << 31) || k > (size_t{1} << 31)) throw std::runtime_error("wgmma GEMM: a dimension beyond 2^31");
   const Addressable pa(a, m, k), pb(b_columns, n, k);
   const CUtensorMap map_a = tensor_map(pa.data, m, k, pa.stride, kBM), map_b = tensor_map(pb.data, n, k, pb.stride, kBN);
@@ -228,7 +271,8 @@ void launch(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_col
   }();
   (void)configured;
   const size_t tiles = ((m + kBM - 1) / kBM) * ((n + kBN - 1) / kBN);
-  wgmma_kernel<Op, Store><<<static_cast<unsigned>(tiles), kThreads, kSharedBytes>>>(map_a, map_b, m, n, static_cast<int>((k + 31) / 32), store);
+  const unsigned blocks = static_cast<unsigned>(std::min<size_t>(tiles, multiprocessors()));
+  wgmma_kernel<Op, Store><<<blocks, kThreads, kSharedBytes>>>(map_a, map_b, m, n, static_cast<int>((k + 31) / 32), store);
   OZREF_CUDA_LAUNCHED();
 }
 
