@@ -95,8 +95,9 @@ twins::CrtTables tables(const schemes::Crt& crt, size_t words) {
   return t;
 }
 
-// The GEMM stage's path: cuBLASLt's INT8 GEMM then the reduce twin (what a user would pick), or
-// ozref's wgmma kernel with the reduction fused into its epilogue.
+// The GEMM stage's path: cuBLASLt's INT8 GEMM then the reduce twin (what a user would pick), and
+// the crt and unscale twins; or ozref's wgmma kernel with the reduction fused into its epilogue,
+// and crt and unscale in one kernel.
 enum class GemmPath { Cublaslt, WgmmaFused };
 const char* path_name(GemmPath p) { return p == GemmPath::Cublaslt ? "cublaslt" : "wgmma_fused"; }
 
@@ -134,7 +135,12 @@ struct Pipeline {
     stage("residues", record, [&] { twins::residues(shape, ta.get(), tb.get(), dev_moduli.get(), ra.get(), rb.get()); });
     for (size_t plane = 0; plane < N * P; ++plane) gemm(plane, path, record);
     if (S == 2) stage("complex", record, [&] { twins::combine_3m(shape, reduced.get(), dev_moduli.get(), combined.get()); });
-    stage("crt", record, [&] { twins::crt_exact(shape, S == 2 ? combined.get() : reduced.get(), crt_tables, wide.get()); });
+    const int16_t* residues = S == 2 ? combined.get() : reduced.get();
+    if (path == GemmPath::WgmmaFused) {
+      stage("crt+unscale", record, [&] { twins::crt_unscale_exact(shape, residues, crt_tables, row.get(), col.get(), c.get()); });
+      return;
+    }
+    stage("crt", record, [&] { twins::crt_exact(shape, residues, crt_tables, wide.get()); });
     stage("unscale", record, [&] { twins::unscale_exact(shape, wide.get(), words, row.get(), col.get(), nullptr, 0, c.get()); });
   }
 

@@ -83,7 +83,7 @@ struct StoreRaw {
 };
 struct StoreResidue {
   int16_t* r;
-  int64_t modulus;
+  int64_t modulus, factor;  // the Barrett factor, computed on the host
   __device__ void operator()(size_t at, uint32_t v0, uint32_t v1, bool both) const {
     const int16_t r0 = residue(v0), r1 = both ? residue(v1) : 0;
     if (both && reinterpret_cast<uintptr_t>(r + at) % 4 == 0) {
@@ -93,7 +93,9 @@ struct StoreResidue {
     r[at] = r0;
     if (both) r[at + 1] = r1;
   }
-  __device__ int16_t residue(uint32_t v) const { return static_cast<int16_t>(ozaki2::barrett_residue(static_cast<int32_t>(v), modulus)); }
+  __device__ int16_t residue(uint32_t v) const {
+    return static_cast<int16_t>(ozaki2::barrett_residue(static_cast<int32_t>(v), modulus, factor));
+  }
 };
 
 // One consumer warpgroup's 64 x 256 outputs: thread (warp w, lane 4g + q) holds, for each block of
@@ -291,7 +293,7 @@ void wgmma_gemm(WgmmaOp op, size_t m, size_t n, size_t k, const uint8_t* a, cons
 }
 
 void wgmma_gemm_reduced(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int64_t modulus, int16_t* residues) {
-  launch<wgmma::S8S8>(m, n, k, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), StoreResidue{residues, modulus});
+  launch<wgmma::S8S8>(m, n, k, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), StoreResidue{residues, modulus, ozaki2::barrett_factor(modulus)});
 }
 
 }  // namespace ozref::device

@@ -75,16 +75,20 @@ OZREF_HD inline int64_t balanced_residue(int64_t x, int64_t m) {
   return balance(r, m);
 }
 
-// The balanced residue of an INT32 GEMM output by the kernel's Barrett reduction: q = (x floor(2^32/m))
-// >> 32 (floor, as the signed __mulhi of a kernel), one correction from either side.
-OZREF_HD inline int64_t barrett_residue(int32_t c, int64_t m) {
-  const int64_t mu = static_cast<int64_t>((uint64_t{1} << 32) / static_cast<uint64_t>(m));
+// The factor of the kernel's Barrett reduction modulo m: floor(2^32 / m) (computed once per modulus:
+// a 64-bit division per element costs more than the GEMM's epilogue otherwise).
+OZREF_HD inline int64_t barrett_factor(int64_t m) { return static_cast<int64_t>((uint64_t{1} << 32) / static_cast<uint64_t>(m)); }
+
+// The balanced residue of an INT32 GEMM output by the kernel's Barrett reduction: q = (x mu) >> 32
+// (floor, as the signed __mulhi of a kernel), one correction from either side.
+OZREF_HD inline int64_t barrett_residue(int32_t c, int64_t m, int64_t mu) {
   const int64_t x = c, q = (x * mu) >> 32;
   int64_t r = x - q * m;
   r += r < 0 ? m : 0;
   r -= r >= m ? m : 0;
   return balance(r, m);
 }
+OZREF_HD inline int64_t barrett_residue(int32_t c, int64_t m) { return barrett_residue(c, m, barrett_factor(m)); }
 
 // r in [-3m/2, 3m/2] moved into the balanced range [-floor(m/2), ceil(m/2) - 1] (balance's).
 OZREF_HD inline int64_t into_balanced_range(int64_t r, int64_t m) {
@@ -93,12 +97,13 @@ OZREF_HD inline int64_t into_balanced_range(int64_t r, int64_t m) {
   return r;
 }
 
-// The balanced residue of an integer held exactly in a double, any magnitude. Below 2^62: two
-// steps of r - rint(r / m) m in double arithmetic (each remainder exact, from a fused
-// multiply-add; the first leaves |r| < 2^10 m, the second |r| <= m / 2). Beyond: sig 2^e mod m.
-OZREF_HD inline int64_t residue_of_integer(double x, int64_t m) {
+// The balanced residue of an integer held exactly in a double, any magnitude, from inv = 1 / m
+// rounded (computed once per modulus: a division per element dominates the stage otherwise).
+// Below 2^62: two steps of r - rint(r inv) m in double arithmetic (each remainder exact, from a
+// fused multiply-add; the first leaves |r| < 2^10 m, the second |r| <= m / 2). Beyond: sig 2^e mod m.
+OZREF_HD inline int64_t residue_of_integer(double x, int64_t m, double inv) {
   if (fabs(x) < 0x1p62) {
-    const double md = static_cast<double>(m), inv = 1.0 / md;
+    const double md = static_cast<double>(m);
     double r = fma(-rint(x * inv), md, x);
     r = fma(-rint(r * inv), md, r);
     return into_balanced_range(static_cast<int64_t>(r), m);
@@ -115,6 +120,7 @@ OZREF_HD inline int64_t residue_of_integer(double x, int64_t m) {
   const int64_t signed_r = x < 0 ? (m - static_cast<int64_t>(r)) % m : static_cast<int64_t>(r);
   return balance(signed_r, m);
 }
+OZREF_HD inline int64_t residue_of_integer(double x, int64_t m) { return residue_of_integer(x, m, 1.0 / static_cast<double>(m)); }
 
 // Wide integers: acc (w words) += x (xw <= w words, non-negative) * factor, modulo 2^(64 w).
 OZREF_HD inline void wide_add_product(uint64_t* acc, int w, const uint64_t* x, int xw, int64_t factor) {
@@ -170,11 +176,13 @@ OZREF_HD inline bool wide_greater(const uint64_t* x, const uint64_t* y, int w) {
 // The CRT of one element: the integer in (floor(P/2) - P, floor(P/2)] ((-P/2, P/2]) with the
 // residues r[t * stride], t < N, from the weights w_t = q_t P / p_t (N x words) and P (words):
 // S = sum r_t w_t modulo 2^(64 (words + 1)), q = rint(estimate / P) from S's FP64 estimate, then
-// S - q P moved into the range by one step; written as `words` words into out.
-OZREF_HD inline void crt_element(const int16_t* r, size_t stride, size_t N, const uint64_t* weights, const double* weights_fp64,
-                                 const uint64_t* product, double inv_p, int words, int64_t* out) {
-  const int w = words + 1;  // one word of headroom: |S| < 2^16 P
-  uint64_t sum[kMaxWords + 1] = {}, p[kMaxWords + 1] = {}, half[kMaxWords + 1] = {}, low[kMaxWords + 1] = {};
+// S - q P moved into the range by one step; written as `words` words into out. The word count is
+// a template argument so that the wide integers stay in registers (crt_element dispatches).
+template <int words>
+OZREF_HD inline void crt_element_of(const int16_t* r, size_t stride, size_t N, const uint64_t* weights, const double* weights_fp64,
+                                    const uint64_t* product, double inv_p, int64_t* out) {
+  constexpr int w = words + 1;  // one word of headroom: |S| < 2^16 P
+  uint64_t sum[w] = {}, p[w] = {}, half[w] = {}, low[w] = {};
   double estimate = 0;
   for (size_t t = 0; t < N; ++t) {
     const int64_t rt = r[t * stride];
@@ -191,6 +199,29 @@ OZREF_HD inline void crt_element(const int16_t* r, size_t stride, size_t N, cons
   for (int i = 0; i < words; ++i) out[i] = static_cast<int64_t>(sum[i]);
 }
 
+OZREF_HD inline void crt_element(const int16_t* r, size_t stride, size_t N, const uint64_t* weights, const double* weights_fp64,
+                                 const uint64_t* product, double inv_p, int words, int64_t* out) {
+  switch (words) {  // 2 <= words <= kMaxWords (the stage refuses more)
+    case 2: return crt_element_of<2>(r, stride, N, weights, weights_fp64, product, inv_p, out);
+    case 3: return crt_element_of<3>(r, stride, N, weights, weights_fp64, product, inv_p, out);
+    case 4: return crt_element_of<4>(r, stride, N, weights, weights_fp64, product, inv_p, out);
+    default: return crt_element_of<kMaxWords>(r, stride, N, weights, weights_fp64, product, inv_p, out);
+  }
+}
+
+// 64 bits of mag (w words) from bit `at` on, and whether any bit below `at` is set.
+OZREF_HD inline uint64_t bits_from(const uint64_t* mag, int w, int at) {
+  const int i = at / 64, b = at % 64;
+  const uint64_t lo = i < w ? mag[i] >> b : 0, hi = b && i + 1 < w ? mag[i + 1] << (64 - b) : 0;
+  return lo | hi;
+}
+OZREF_HD inline bool any_bit_below(const uint64_t* mag, int w, int at) {
+  const int i = at / 64, b = at % 64;
+  for (int j = 0; j < i && j < w; ++j)
+    if (mag[j]) return true;
+  return b && i < w && (mag[i] & ((uint64_t{1} << b) - 1)) != 0;
+}
+
 // magnitude (w words, non-negative) 2^e rounded to the nearest FP64 (ties to even; overflow to
 // infinity), with the sign applied (a nonzero value that rounds to zero keeps its sign; zero is +0).
 OZREF_HD inline double round_to_double(const uint64_t* mag, int w, int e, bool negative) {
@@ -205,25 +236,24 @@ OZREF_HD inline double round_to_double(const uint64_t* mag, int w, int e, bool n
   if (drop <= 0) {
     value = ldexp(static_cast<double>(mag[0]), e);  // at most 53 bits: exact
   } else {
-    uint64_t kept = 0;  // mag >> drop
-    for (int b = 0; b < 53 && drop + b < bits; ++b) kept |= ((mag[(drop + b) / 64] >> ((drop + b) % 64)) & 1) << b;
-    const bool half = (mag[(drop - 1) / 64] >> ((drop - 1) % 64)) & 1;
-    bool sticky = false;
-    for (int at = 0; at < drop - 1 && !sticky; ++at) sticky = (mag[at / 64] >> (at % 64)) & 1;
-    if (half && (sticky || (kept & 1))) ++kept;
+    uint64_t kept = drop < bits ? bits_from(mag, w, drop) : 0;  // mag >> drop: at most 53 bits
+    const bool half = drop - 1 < bits && (bits_from(mag, w, drop - 1) & 1);
+    if (half && (any_bit_below(mag, w, drop - 1) || (kept & 1))) ++kept;
     value = ldexp(static_cast<double>(kept), e + drop);  // kept <= 2^53: exact; overflow: infinity
   }
   return negative ? -value : value;
 }
 
-// (c (words) + corr 2^corr_exponent, corr_exponent in [0, 64)) 2^e rounded to FP64.
-OZREF_HD inline double unscale_element(const int64_t* c, int words, int64_t corr, int corr_exponent, int e) {
-  const int w = words + 1;
-  uint64_t total[kMaxWords + 1] = {};
+// (c (words) + corr 2^corr_exponent, corr_exponent in [0, 64)) 2^e rounded to FP64; the word count
+// a template argument, as in crt_element_of.
+template <int words>
+OZREF_HD inline double unscale_element_of(const int64_t* c, int64_t corr, int corr_exponent, int e) {
+  constexpr int w = words + 1;
+  uint64_t total[w] = {};
   for (int i = 0; i < words; ++i) total[i] = static_cast<uint64_t>(c[i]);
   total[words] = wide_negative(total, words) ? ~uint64_t{0} : 0;  // sign extension
   if (corr != 0) {
-    uint64_t shifted[kMaxWords + 1] = {};
+    uint64_t shifted[w] = {};
     const uint64_t mag = corr < 0 ? static_cast<uint64_t>(-corr) : static_cast<uint64_t>(corr);
     shifted[0] = mag << corr_exponent;
     shifted[1] = corr_exponent ? mag >> (64 - corr_exponent) : 0;
@@ -233,10 +263,20 @@ OZREF_HD inline double unscale_element(const int64_t* c, int words, int64_t corr
   const bool negative = wide_negative(total, w);
   if (negative) {  // the magnitude: two's complement negation
     for (int i = 0; i < w; ++i) total[i] = ~total[i];
-    const uint64_t one[kMaxWords + 1] = {1};
+    uint64_t one[w] = {1};
     wide_add(total, one, w);
   }
   return round_to_double(total, w, e, negative);
+}
+
+OZREF_HD inline double unscale_element(const int64_t* c, int words, int64_t corr, int corr_exponent, int e) {
+  switch (words) {  // 1 <= words <= kMaxWords
+    case 1: return unscale_element_of<1>(c, corr, corr_exponent, e);
+    case 2: return unscale_element_of<2>(c, corr, corr_exponent, e);
+    case 3: return unscale_element_of<3>(c, corr, corr_exponent, e);
+    case 4: return unscale_element_of<4>(c, corr, corr_exponent, e);
+    default: return unscale_element_of<kMaxWords>(c, corr, corr_exponent, e);
+  }
 }
 
 }  // namespace ozref::device::ozaki2

@@ -12,8 +12,8 @@ __global__ void combine_kernel(const int16_t* products, size_t mn, size_t N, con
   const size_t t = x / mn, v = x % mn;
   const int64_t m = moduli[t];
   const int64_t t1 = products[(t * 3) * mn + v], t2 = products[(t * 3 + 1) * mn + v], t3 = products[(t * 3 + 2) * mn + v];
-  out[(t * 2) * mn + v] = static_cast<int16_t>(balanced_residue(t1 - t2, m));
-  out[(t * 2 + 1) * mn + v] = static_cast<int16_t>(balanced_residue(t3 - t1 - t2, m));
+  out[(t * 2) * mn + v] = static_cast<int16_t>(into_balanced_range(t1 - t2, m));  // balanced inputs: |T1 - T2| <= m
+  out[(t * 2 + 1) * mn + v] = static_cast<int16_t>(into_balanced_range(t3 - t1 - t2, m));
 }
 
 }  // namespace

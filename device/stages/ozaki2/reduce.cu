@@ -7,17 +7,24 @@
 namespace ozref::device::ozaki2 {
 namespace {
 
-__global__ void reduce_kernel(const int32_t* c, size_t per_modulus, size_t N, const int64_t* moduli, int16_t* out) {
-  const size_t v = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (v >= N * per_modulus) return;
-  out[v] = static_cast<int16_t>(barrett_residue(c[v], moduli[v / per_modulus]));
+constexpr int kPerThread = 8;
+
+// Block row y: modulus y's outputs, the Barrett factor computed once per block.
+__global__ void reduce_kernel(const int32_t* c, size_t per_modulus, const int64_t* moduli, int16_t* out) {
+  __shared__ int64_t mu;
+  const int64_t m = moduli[blockIdx.y];
+  if (threadIdx.x == 0) mu = barrett_factor(m);
+  __syncthreads();
+  const size_t base = size_t(blockIdx.y) * per_modulus, v0 = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kPerThread;
+  for (size_t v = v0; v < v0 + kPerThread && v < per_modulus; ++v) out[base + v] = static_cast<int16_t>(barrett_residue(c[base + v], m, mu));
 }
 
 }  // namespace
 
 void reduce(const Shape& s, size_t products, const int32_t* c, const int64_t* moduli, int16_t* r) {
   const size_t per_modulus = products * s.m * s.n;
-  reduce_kernel<<<blocks_for(s.N * per_modulus), 256>>>(c, per_modulus, s.N, moduli, r);
+  const dim3 grid(blocks_for((per_modulus + kPerThread - 1) / kPerThread), static_cast<unsigned>(s.N));
+  reduce_kernel<<<grid, 256>>>(c, per_modulus, moduli, r);
   OZREF_CUDA_LAUNCHED();
 }
 

@@ -13,9 +13,9 @@ constexpr int kRun = 8;  // A's elements per thread
 
 // The residue modulo m of plane p of an element whose parts are x[0] (and x[1] for a complex run):
 // planes 0 and 1 are the parts, plane 2 their sum.
-__device__ inline int64_t plane_residue(const double (&x)[2], int p, int64_t m) {
-  if (p < 2) return residue_of_integer(x[p], m);
-  return into_balanced_range(residue_of_integer(x[0], m) + residue_of_integer(x[1], m), m);
+__device__ inline int64_t plane_residue(const double (&x)[2], int p, int64_t m, double inv) {
+  if (p < 2) return residue_of_integer(x[p], m, inv);
+  return into_balanced_range(residue_of_integer(x[0], m, inv) + residue_of_integer(x[1], m, inv), m);
 }
 
 // The planes of a run of `parts` parts (1 real, 2 complex: re, im, re + im).
@@ -34,18 +34,21 @@ __global__ void rows_kernel(const double* x, size_t count, const int64_t* moduli
   for (int i = 0; i < kRun; ++i)
 #pragma unroll
     for (int q = 0; q < parts; ++q) values[i][q] = v0 + i < count ? x[q * count + v0 + i] : 0.0;
-  for (size_t t = 0; t < N; ++t)
+  for (size_t t = 0; t < N; ++t) {
+    const int64_t m = moduli[t];
+    const double inv = 1.0 / static_cast<double>(m);
 #pragma unroll
     for (int p = 0; p < planes; ++p) {
       struct alignas(kRun * sizeof(R)) Piece {
         R e[kRun];
       } piece;
 #pragma unroll
-      for (int i = 0; i < kRun; ++i) piece.e[i] = static_cast<R>(plane_residue(values[i], p, moduli[t]));
+      for (int i = 0; i < kRun; ++i) piece.e[i] = static_cast<R>(plane_residue(values[i], p, m, inv));
       R* dst = out + (t * planes + p) * count + v0;
       if (whole) *reinterpret_cast<Piece*>(dst) = piece;
       else for (int i = 0; i < kRun && v0 + i < count; ++i) dst[i] = piece.e[i];
     }
+  }
 }
 
 // B (k x n) by columns (n x k): a block takes 128 rows of K and 32 columns, reads them along B's
@@ -68,11 +71,13 @@ __global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x
 #pragma unroll
     for (int q = 0; q < parts; ++q) values[r][q] = row < k && j < n ? x[q * count + row * n + j] : 0.0;
   }
-  for (size_t t = 0; t < N; ++t)
+  for (size_t t = 0; t < N; ++t) {
+    const int64_t m = moduli[t];
+    const double inv = 1.0 / static_cast<double>(m);
 #pragma unroll
     for (int p = 0; p < planes; ++p) {
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) tile[tx][ty + r * (kColumnThreads / kTileN)] = static_cast<R>(plane_residue(values[r], p, moduli[t]));
+      for (int r = 0; r < kRows; ++r) tile[tx][ty + r * (kColumnThreads / kTileN)] = static_cast<R>(plane_residue(values[r], p, m, inv));
       __syncthreads();
       for (int piece = threadIdx.x; piece < pieces; piece += kColumnThreads) {
         const int c = piece / (kTileK / per_piece), kk = piece % (kTileK / per_piece) * per_piece;
@@ -84,6 +89,7 @@ __global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x
       }
       __syncthreads();
     }
+  }
 }
 
 template <typename R, int parts>

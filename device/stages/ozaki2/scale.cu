@@ -25,11 +25,20 @@ __device__ double sum_of_squares(const double* x, size_t parts, size_t count, si
 // products and k additions errs by at most 2^-53 relative.
 __device__ double inflated(double sum, size_t k) { return sum * (1 + static_cast<double>(k + 2) * 0x1p-52); }
 
-// B's columns: one thread each (consecutive threads read consecutive elements of B's rows).
+// B's columns: 32 per block, each summed by 8 threads over strided rows (consecutive threads read
+// consecutive elements of B's rows), then added in shared memory (the bound covers any order).
+constexpr int kColumnGroups = 8;
+
 __global__ void fast_columns_kernel(const double* b, size_t parts, size_t k, size_t n, double L, int32_t* col) {
-  const size_t j = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (j >= n) return;
-  const double sq = inflated(sum_of_squares(b, parts, k * n, j, n, k), k);
+  __shared__ double partial[kColumnGroups][32];
+  const size_t j = blockIdx.x * size_t(32) + threadIdx.x;
+  const size_t mine = k > threadIdx.y ? (k - threadIdx.y + kColumnGroups - 1) / kColumnGroups : 0;
+  partial[threadIdx.y][threadIdx.x] = j < n ? sum_of_squares(b, parts, k * n, threadIdx.y * n + j, kColumnGroups * n, mine) : 0.0;
+  __syncthreads();
+  if (threadIdx.y != 0 || j >= n) return;
+  double sum = 0;
+  for (int g = 0; g < kColumnGroups; ++g) sum += partial[g][threadIdx.x];
+  const double sq = inflated(sum, k);
   col[j] = sq > 0 ? half_shift(L, sq) : 0;
 }
 
@@ -72,7 +81,7 @@ __global__ void accurate_kernel(const C* c, size_t m, size_t n, const int32_t* u
 void scale_fast(const Shape& s, const double* a, const double* b, double log2_bound, int32_t* row_shift, int32_t* col_shift) {
   fast_rows_kernel<<<blocks_for(s.m, 8), 256>>>(a, s.S, s.m, s.k, log2_bound, row_shift);
   OZREF_CUDA_LAUNCHED();
-  fast_columns_kernel<<<blocks_for(s.n), 256>>>(b, s.S, s.k, s.n, log2_bound, col_shift);
+  fast_columns_kernel<<<static_cast<unsigned>((s.n + 31) / 32), dim3(32, kColumnGroups)>>>(b, s.S, s.k, s.n, log2_bound, col_shift);
   OZREF_CUDA_LAUNCHED();
 }
 

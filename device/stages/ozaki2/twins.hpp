@@ -73,4 +73,8 @@ void unscale_exact(const Shape& s, const int64_t* c, size_t words, const int32_t
                    const int32_t* correction, int correction_exponent, double* out);
 void unscale_dd(const Shape& s, const double* hi, const double* lo, const int32_t* row_shift, const int32_t* col_shift, double* out);
 
+// crt (exact) and unscale (no correction) in one kernel, C' never written: the emulated GEMM's path.
+void crt_unscale_exact(const Shape& s, const int16_t* residues, const CrtTables& t, const int32_t* row_shift, const int32_t* col_shift,
+                       double* out);
+
 }  // namespace ozref::device::ozaki2
