@@ -30,6 +30,7 @@
 #include "runtime/cuda_check.hpp"
 #include "schemes/common/crt.hpp"
 #include "schemes/common/moduli.hpp"
+#include "stages/ozaki2/crt_tables.hpp"
 #include "stages/ozaki2/twins.hpp"
 
 using namespace ozref;
@@ -80,21 +81,6 @@ double timed(const std::function<void()>& f) {
   return median(t);
 }
 
-twins::CrtTables tables(const schemes::Crt& crt, size_t words) {
-  twins::CrtTables t;
-  t.words = words;
-  auto put = [&](const mpz_class& x, std::vector<uint64_t>& into) {
-    std::vector<uint64_t> w(words, 0);
-    size_t count = 0;
-    mpz_export(w.data(), &count, -1, sizeof(uint64_t), 0, 0, x.get_mpz_t());
-    into.insert(into.end(), w.begin(), w.end());
-  };
-  for (const mpz_class& w : crt.weights()) put(w, t.weights), t.weights_fp64.push_back(w.get_d());
-  put(crt.product(), t.product);
-  t.inv_p = crt.double_double_tables().inv_p;
-  return t;
-}
-
 // The GEMM stage's path: cuBLASLt's INT8 GEMM then the reduce twin (what a user would pick), and
 // the crt and unscale twins; or ozref's wgmma kernel with the reduction fused into its epilogue,
 // and crt and unscale in one kernel.
@@ -123,9 +109,9 @@ struct Pipeline {
         shape{size, size, size, S, P, count}, dev_moduli(moduli.data(), moduli.size()), row(size), col(size), c32(size * size),
         ta(S * size * size), tb(S * size * size), c(S * size * size), ra(count * P * size * size), rb(count * P * size * size),
         reduced(count * P * size * size), combined(S == 2 ? count * 2 * size * size : 0) {
-    words = std::max<size_t>(2, (mpz_sizeinbase(crt.product().get_mpz_t(), 2) + 1 + 63) / 64);
+    crt_tables = twins::crt_tables(crt);
+    words = crt_tables.words;
     wide = DeviceArray<int64_t>(S * size * size * words);
-    crt_tables = tables(crt, words);
   }
 
   void run(const double* a, const double* b, GemmPath path, bool record) {

@@ -83,7 +83,7 @@ struct StoreRaw {
 };
 struct StoreResidue {
   int16_t* r;
-  int64_t modulus, factor;  // the Barrett factor, computed on the host
+  int32_t modulus, factor;  // the Barrett factor, computed on the host (3 <= modulus < 2^15)
   __device__ void operator()(size_t at, uint32_t v0, uint32_t v1, bool both) const {
     const int16_t r0 = residue(v0), r1 = both ? residue(v1) : 0;
     if (both && reinterpret_cast<uintptr_t>(r + at) % 4 == 0) {
@@ -94,7 +94,7 @@ struct StoreResidue {
     if (both) r[at + 1] = r1;
   }
   __device__ int16_t residue(uint32_t v) const {
-    return static_cast<int16_t>(ozaki2::barrett_residue(static_cast<int32_t>(v), modulus, factor));
+    return static_cast<int16_t>(ozaki2::barrett_residue32(static_cast<int32_t>(v), modulus, factor));
   }
 };
 
@@ -293,7 +293,9 @@ void wgmma_gemm(WgmmaOp op, size_t m, size_t n, size_t k, const uint8_t* a, cons
 }
 
 void wgmma_gemm_reduced(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int64_t modulus, int16_t* residues) {
-  launch<wgmma::S8S8>(m, n, k, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), StoreResidue{residues, modulus, ozaki2::barrett_factor(modulus)});
+  if (!ozaki2::barrett32_applies(modulus)) throw std::logic_error("wgmma GEMM: the fused reduction takes moduli in [3, 2^15)");
+  const StoreResidue store{residues, static_cast<int32_t>(modulus), static_cast<int32_t>(ozaki2::barrett_factor(modulus))};
+  launch<wgmma::S8S8>(m, n, k, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), store);
 }
 
 }  // namespace ozref::device

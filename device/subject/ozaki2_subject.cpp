@@ -16,6 +16,7 @@
 #include "schemes/common/crt.hpp"
 #include "schemes/pipeline/gpu.hpp"
 #include "subject/subjects.hpp"
+#include "stages/ozaki2/crt_tables.hpp"
 #include "stages/ozaki2/fp8_products.hpp"
 #include "stages/ozaki2/twins.hpp"
 
@@ -55,25 +56,6 @@ std::set<std::string> ozaki2_twin_names(const Scheme& scheme) {
 
 namespace {
 
-twins::CrtTables crt_tables(const Crt& crt, size_t words) {
-  twins::CrtTables t;
-  t.words = words;
-  auto put_words = [&](const mpz_class& x, std::vector<uint64_t>& into) {
-    std::vector<uint64_t> w(words, 0);
-    size_t count = 0;
-    mpz_export(w.data(), &count, -1, sizeof(uint64_t), 0, 0, x.get_mpz_t());
-    into.insert(into.end(), w.begin(), w.end());
-  };
-  for (const mpz_class& w : crt.weights()) {
-    put_words(w, t.weights);
-    t.weights_fp64.push_back(w.get_d());
-  }
-  put_words(crt.product(), t.product);
-  const Crt::DoubleDoubleTables dd = crt.double_double_tables();
-  t.inv_p = dd.inv_p, t.w_hi = dd.w_hi, t.w_lo = dd.w_lo, t.p_hi = dd.p_hi, t.p_lo = dd.p_lo;
-  return t;
-}
-
 class Ozaki2Subject final : public Subject {
  public:
   Ozaki2Subject(const Scheme& s, const GpuOptions& o)
@@ -81,7 +63,7 @@ class Ozaki2Subject final : public Subject {
         mode_(s.options.value("mode", "accurate")), dd_(s.options.value("crt", "exact") == "dd"), names_(ozaki2_twin_names(s)) {
     if (scheme_ == "ozaki2-fp8") fp8_ = twins::fp8_products(moduli_.size());
     shape_ = {s.m, s.n, s.k, s.parts, s.parts == 2 ? size_t{3} : size_t{1}, moduli_.size()};
-    words_ = std::max<size_t>(2, (mpz_sizeinbase(crt_.product().get_mpz_t(), 2) + 1 + 63) / 64);
+    words_ = twins::crt_words(crt_);
     device_moduli_ = DeviceArray<int64_t>(moduli_.data(), moduli_.size());
     twins_ = {{"bound", [this](auto&... x) { bound(x...); }},       {"scale", [this](auto&... x) { scale(x...); }},
               {"truncate", [this](auto&... x) { truncate(x...); }}, {"residues", [this](auto&... x) { residues(x...); }},
@@ -223,7 +205,7 @@ class Ozaki2Subject final : public Subject {
   void crt(const Stage& s, const Arrays& in, Arrays& out) {
     const auto r = upload<int16_t>(in, shape_.S == 2 ? "complex" : residue_stage(), "c");
     const size_t count = shape_.S * shape_.m * shape_.n;
-    const twins::CrtTables tables = crt_tables(crt_, words_);
+    const twins::CrtTables tables = twins::crt_tables(crt_);
     if (dd_) {
       DeviceArray<double> hi(count), lo(count);
       twins::crt_dd(shape_, r.get(), tables, hi.get(), lo.get());

@@ -11,6 +11,7 @@
 #include "schemes/common/residue.hpp"
 #include "schemes/stage_tools.hpp"
 #include "stages/ozaki2/arith.cuh"
+#include "stages/ozaki2/crt_tables.hpp"
 #include "support.hpp"
 
 using namespace ozref;
@@ -25,7 +26,6 @@ std::vector<uint64_t> words_of(const mpz_class& x, size_t words) {
   return std::vector<uint64_t>(w.begin(), w.end());
 }
 
-size_t crt_words(const Crt& crt) { return std::max<size_t>(2, (mpz_sizeinbase(crt.product().get_mpz_t(), 2) + 1 + 63) / 64); }
 
 }  // namespace
 
@@ -38,15 +38,8 @@ TEST_CASE("twin arithmetic: the CRT of one element equals GMP's exact reconstruc
     for (size_t N = 2; N <= list->size(); ++N) {
       const std::vector<int64_t> moduli(list->begin(), list->begin() + static_cast<long>(N));
       const Crt crt(moduli);
-      const size_t words = crt_words(crt);
-      std::vector<uint64_t> weights;
-      std::vector<double> weights_fp64;
-      for (const mpz_class& w : crt.weights()) {
-        const std::vector<uint64_t> ww = words_of(w, words);
-        weights.insert(weights.end(), ww.begin(), ww.end());
-        weights_fp64.push_back(w.get_d());
-      }
-      const std::vector<uint64_t> product = words_of(crt.product(), words);
+      const twin::CrtTables tables = twin::crt_tables(crt);
+      const size_t words = tables.words;
       for (int c = 0; c < 200 * int(test::level()); ++c) {
         std::vector<int16_t> r(N);
         std::vector<int32_t> r32(N);
@@ -55,7 +48,8 @@ TEST_CASE("twin arithmetic: the CRT of one element equals GMP's exact reconstruc
           r32[t] = r[t] = static_cast<int16_t>(c % 3 == 0 ? (rng.next() & 1 ? lo : hi) : lo + int64_t(rng.next() % uint64_t(m)));
         }
         std::vector<int64_t> out(words);
-        twin::crt_element(r.data(), 1, N, weights.data(), weights_fp64.data(), product.data(), crt.double_double_tables().inv_p, int(words), out.data());
+        twin::crt_element(r.data(), 1, N, tables.weight_limbs.data(), tables.weights_fp64.data(), tables.product.data(), tables.inv_p, int(words),
+                          out.data());
         INFO("N " << N << " case " << c);
         REQUIRE(mpz_from_words(out.data(), words) == crt.exact(r32.data()));
         ++cases;
@@ -141,7 +135,7 @@ TEST_CASE("twin arithmetic: residues of doubles next to 2^52, 2^53, 2^62 and 2^6
   cases.report(100000);
 }
 
-TEST_CASE("twin arithmetic: the Barrett reduction of INT32 GEMM outputs, against GMP", "[device]") {
+TEST_CASE("twin arithmetic: the Barrett reduction of INT32 GEMM outputs, in 64 and 32 bits, against GMP", "[device]") {
   Rng rng(test::seed() + 3);
   test::CaseCount cases("twin Barrett reductions");
   for (int64_t m : every_twin_modulus()) {
@@ -151,7 +145,10 @@ TEST_CASE("twin arithmetic: the Barrett reduction of INT32 GEMM outputs, against
     for (int64_t x : xs) {
       if (x < INT32_MIN || x > INT32_MAX) continue;
       INFO("x " << x << " m " << m);
-      REQUIRE(twin::barrett_residue(static_cast<int32_t>(x), m) == gmp_balanced_residue(mpz_class(static_cast<long>(x)), m));
+      const int64_t want = gmp_balanced_residue(mpz_class(static_cast<long>(x)), m);
+      REQUIRE(twin::barrett_residue(static_cast<int32_t>(x), m) == want);
+      if (twin::barrett32_applies(m))
+        REQUIRE(twin::barrett_residue32(static_cast<int32_t>(x), int32_t(m), int32_t(twin::barrett_factor(m))) == want);
       ++cases;
     }
   }

@@ -14,22 +14,11 @@ struct Shifts {
   double weight[kMaxOutputs];
 };
 
-// acc (w words) += v 2^shift, modulo 2^(64 w).
-__device__ void add_shifted(uint64_t* acc, int w, int64_t v, int shift) {
-  uint64_t term[ozaki2::kMaxWords + 1] = {};
-  const uint64_t mag = v < 0 ? static_cast<uint64_t>(-v) : static_cast<uint64_t>(v);
-  const int word = shift / 64, bit = shift % 64;
-  if (word < w) term[word] = mag << bit;
-  if (bit && word + 1 < w) term[word + 1] = mag >> (64 - bit);
-  if (v < 0) ozaki2::wide_sub(acc, term, w);
-  else ozaki2::wide_add(acc, term, w);
-}
-
 __global__ void exact_kernel(const int32_t* c, size_t mn, size_t outputs, Shifts weights, int words, int64_t* out) {
   const size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (x >= mn) return;
   uint64_t acc[ozaki2::kMaxWords + 1] = {};
-  for (size_t q = 0; q < outputs; ++q) add_shifted(acc, words, c[q * mn + x], weights.shift[q]);
+  for (size_t q = 0; q < outputs; ++q) ozaki2::wide_add_shifted(acc, words, c[q * mn + x], weights.shift[q]);
   for (int i = 0; i < words; ++i) out[x * words + i] = static_cast<int64_t>(acc[i]);
 }
 

@@ -90,6 +90,21 @@ OZREF_HD inline int64_t barrett_residue(int32_t c, int64_t m, int64_t mu) {
 }
 OZREF_HD inline int64_t barrett_residue(int32_t c, int64_t m) { return barrett_residue(c, m, barrett_factor(m)); }
 
+// The same reduction in 32-bit arithmetic, for 3 <= m < 2^15 (so that mu < 2^31): q = the high
+// word of x mu (a kernel's __mulhi), r = x - q m modulo 2^32 (exact: the true r is in [-m, 2m)).
+OZREF_HD inline bool barrett32_applies(int64_t m) { return m >= 3 && m < (int64_t{1} << 15); }
+OZREF_HD inline int32_t barrett_residue32(int32_t x, int32_t m, int32_t mu) {
+#ifdef __CUDA_ARCH__
+  const int32_t q = __mulhi(x, mu);
+#else
+  const int32_t q = static_cast<int32_t>((static_cast<int64_t>(x) * mu) >> 32);
+#endif
+  int32_t r = static_cast<int32_t>(static_cast<uint32_t>(x) - static_cast<uint32_t>(q) * static_cast<uint32_t>(m));
+  r += r < 0 ? m : 0;
+  r -= r >= m ? m : 0;
+  return r >= (m + 1) / 2 ? r - m : r;
+}
+
 // r in [-3m/2, 3m/2] moved into the balanced range [-floor(m/2), ceil(m/2) - 1] (balance's).
 OZREF_HD inline int64_t into_balanced_range(int64_t r, int64_t m) {
   r += r < -(m / 2) ? m : 0;
@@ -173,22 +188,40 @@ OZREF_HD inline bool wide_greater(const uint64_t* x, const uint64_t* y, int w) {
   return false;
 }
 
+// acc (w words) += v 2^shift, modulo 2^(64 w).
+OZREF_HD inline void wide_add_shifted(uint64_t* acc, int w, int64_t v, int shift) {
+  uint64_t term[kMaxWords + 1] = {};
+  const uint64_t mag = v < 0 ? static_cast<uint64_t>(-v) : static_cast<uint64_t>(v);
+  const int word = shift / 64, bit = shift % 64;
+  if (word < w) term[word] = mag << bit;
+  if (bit && word + 1 < w) term[word + 1] = mag >> (64 - bit);
+  if (v < 0) wide_sub(acc, term, w);
+  else wide_add(acc, term, w);
+}
+
+// The 30-bit limbs of a CRT weight of `words` 64-bit words.
+OZREF_HD constexpr size_t crt_limbs(size_t words) { return (64 * words + 29) / 30; }
+
 // The CRT of one element: the integer in (floor(P/2) - P, floor(P/2)] ((-P/2, P/2]) with the
 // residues r[t * stride], t < N, from the weights w_t = q_t P / p_t (N x words) and P (words):
-// S = sum r_t w_t modulo 2^(64 (words + 1)), q = rint(estimate / P) from S's FP64 estimate, then
-// S - q P moved into the range by one step; written as `words` words into out. The word count is
-// a template argument so that the wide integers stay in registers (crt_element dispatches).
+// S = sum r_t w_t (from the weights' 30-bit limbs: each product r_t limb fits 32 x 32 -> 64 bits,
+// and each limb's sum 2^47) modulo 2^(64 (words + 1)), q = rint(estimate / P) from S's FP64
+// estimate, then S - q P moved into the range by one step; written as `words` words into out. The
+// word count is a template argument so that the wide integers stay in registers (crt_element
+// dispatches).
 template <int words>
-OZREF_HD inline void crt_element_of(const int16_t* r, size_t stride, size_t N, const uint64_t* weights, const double* weights_fp64,
+OZREF_HD inline void crt_element_of(const int16_t* r, size_t stride, size_t N, const int32_t* weight_limbs, const double* weights_fp64,
                                     const uint64_t* product, double inv_p, int64_t* out) {
-  constexpr int w = words + 1;  // one word of headroom: |S| < 2^16 P
+  constexpr int w = words + 1, L = static_cast<int>(crt_limbs(words));  // one word of headroom: |S| < 2^16 P
   uint64_t sum[w] = {}, p[w] = {}, half[w] = {}, low[w] = {};
+  int64_t limb_sum[L] = {};
   double estimate = 0;
   for (size_t t = 0; t < N; ++t) {
-    const int64_t rt = r[t * stride];
-    wide_add_product(sum, w, weights + t * words, words, rt);
+    const int32_t rt = r[t * stride];
+    for (int j = 0; j < L; ++j) limb_sum[j] += static_cast<int64_t>(rt) * weight_limbs[t * L + j];
     estimate += static_cast<double>(rt) * weights_fp64[t];
   }
+  for (int j = 0; j < L; ++j) wide_add_shifted(sum, w, limb_sum[j], 30 * j);
   for (int i = 0; i < words; ++i) p[i] = product[i];
   for (int i = 0; i < w; ++i) half[i] = p[i] >> 1 | (i + 1 < w ? p[i + 1] << 63 : 0);  // floor(P / 2)
   wide_add_product(sum, w, p, w, -static_cast<int64_t>(llrint(estimate * inv_p)));
@@ -199,13 +232,13 @@ OZREF_HD inline void crt_element_of(const int16_t* r, size_t stride, size_t N, c
   for (int i = 0; i < words; ++i) out[i] = static_cast<int64_t>(sum[i]);
 }
 
-OZREF_HD inline void crt_element(const int16_t* r, size_t stride, size_t N, const uint64_t* weights, const double* weights_fp64,
+OZREF_HD inline void crt_element(const int16_t* r, size_t stride, size_t N, const int32_t* weight_limbs, const double* weights_fp64,
                                  const uint64_t* product, double inv_p, int words, int64_t* out) {
   switch (words) {  // 2 <= words <= kMaxWords (the stage refuses more)
-    case 2: return crt_element_of<2>(r, stride, N, weights, weights_fp64, product, inv_p, out);
-    case 3: return crt_element_of<3>(r, stride, N, weights, weights_fp64, product, inv_p, out);
-    case 4: return crt_element_of<4>(r, stride, N, weights, weights_fp64, product, inv_p, out);
-    default: return crt_element_of<kMaxWords>(r, stride, N, weights, weights_fp64, product, inv_p, out);
+    case 2: return crt_element_of<2>(r, stride, N, weight_limbs, weights_fp64, product, inv_p, out);
+    case 3: return crt_element_of<3>(r, stride, N, weight_limbs, weights_fp64, product, inv_p, out);
+    case 4: return crt_element_of<4>(r, stride, N, weight_limbs, weights_fp64, product, inv_p, out);
+    default: return crt_element_of<kMaxWords>(r, stride, N, weight_limbs, weights_fp64, product, inv_p, out);
   }
 }
 

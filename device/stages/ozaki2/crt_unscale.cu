@@ -8,14 +8,14 @@
 namespace ozref::device::ozaki2 {
 namespace {
 
-__global__ void crt_unscale_kernel(const int16_t* residues, size_t S, size_t m, size_t n, size_t N, const uint64_t* weights,
+__global__ void crt_unscale_kernel(const int16_t* residues, size_t S, size_t m, size_t n, size_t N, const int32_t* weight_limbs,
                                    const double* weights_fp64, const uint64_t* product, double inv_p, int words, const int32_t* row,
                                    const int32_t* col, double* out) {
   const size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x, mn = m * n;
   if (x >= S * mn) return;
   const size_t o = x / mn, v = x % mn;
   int64_t c[kMaxWords];
-  crt_element(residues + o * mn + v, S * mn, N, weights, weights_fp64, product, inv_p, words, c);
+  crt_element(residues + o * mn + v, S * mn, N, weight_limbs, weights_fp64, product, inv_p, words, c);
   out[x] = unscale_element(c, words, 0, 0, -(row[v / n] + col[v % n]));
 }
 
@@ -24,9 +24,10 @@ __global__ void crt_unscale_kernel(const int16_t* residues, size_t S, size_t m, 
 void crt_unscale_exact(const Shape& s, const int16_t* residues, const CrtTables& t, const int32_t* row_shift, const int32_t* col_shift,
                        double* out) {
   if (t.words > kMaxWords) throw std::runtime_error("crt twin: P needs more than " + std::to_string(kMaxWords) + " words");
-  const DeviceArray<uint64_t> weights(t.weights.data(), t.weights.size()), product(t.product.data(), t.product.size());
+  const DeviceArray<int32_t> limbs(t.weight_limbs.data(), t.weight_limbs.size());
+  const DeviceArray<uint64_t> product(t.product.data(), t.product.size());
   const DeviceArray<double> weights_fp64(t.weights_fp64.data(), t.weights_fp64.size());
-  crt_unscale_kernel<<<blocks_for(s.S * s.m * s.n, 128), 128>>>(residues, s.S, s.m, s.n, s.N, weights.get(), weights_fp64.get(), product.get(),
+  crt_unscale_kernel<<<blocks_for(s.S * s.m * s.n, 128), 128>>>(residues, s.S, s.m, s.n, s.N, limbs.get(), weights_fp64.get(), product.get(),
                                                             t.inv_p, static_cast<int>(t.words), row_shift, col_shift, out);
   OZREF_CUDA_LAUNCHED();
 }

@@ -16,7 +16,10 @@ __global__ void reduce_kernel(const int32_t* c, size_t per_modulus, const int64_
   if (threadIdx.x == 0) mu = barrett_factor(m);
   __syncthreads();
   const size_t base = size_t(blockIdx.y) * per_modulus, v0 = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kPerThread;
-  for (size_t v = v0; v < v0 + kPerThread && v < per_modulus; ++v) out[base + v] = static_cast<int16_t>(barrett_residue(c[base + v], m, mu));
+  const bool narrow = barrett32_applies(m);
+  for (size_t v = v0; v < v0 + kPerThread && v < per_modulus; ++v)
+    out[base + v] = static_cast<int16_t>(narrow ? barrett_residue32(c[base + v], static_cast<int32_t>(m), static_cast<int32_t>(mu))
+                                               : barrett_residue(c[base + v], m, mu));
 }
 
 }  // namespace

@@ -58,6 +58,7 @@ void combine_3m(const Shape& s, const int16_t* products, const int64_t* moduli, 
 struct CrtTables {
   size_t words = 2;
   std::vector<uint64_t> weights;    // N x words
+  std::vector<int32_t> weight_limbs;  // N x crt_limbs(words): their 30-bit limbs, least significant first
   std::vector<double> weights_fp64;  // their nearest doubles (the quotient estimate)
   std::vector<uint64_t> product;    // P, words
   double inv_p = 0;
