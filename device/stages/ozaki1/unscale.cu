@@ -6,10 +6,11 @@
 namespace ozref::device::ozaki1 {
 namespace {
 
-__global__ void exact_kernel(const int64_t* c, int words, size_t m, size_t n, int unit, const int32_t* row, const int32_t* col, double* out) {
+template <int words>
+__global__ void exact_kernel(const int64_t* c, size_t m, size_t n, int unit, const int32_t* row, const int32_t* col, double* out) {
   const size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (x >= m * n) return;
-  out[x] = ozaki2::unscale_element(c + x * words, words, 0, 0, unit - row[x / n] - col[x % n]);
+  out[x] = ozaki2::unscale_element_of<words>(c + x * words, 0, 0, unit - row[x / n] - col[x % n]);
 }
 
 __global__ void fp64_kernel(const double* sum, size_t m, size_t n, const int32_t* row, const int32_t* col, double* out) {
@@ -20,7 +21,7 @@ __global__ void fp64_kernel(const double* sum, size_t m, size_t n, const int32_t
 }  // namespace
 
 void unscale_exact(const Shape& s, const int64_t* c, size_t words, int unit, const int32_t* row_shift, const int32_t* col_shift, double* out) {
-  exact_kernel<<<blocks_for(s.m * s.n, 128), 128>>>(c, static_cast<int>(words), s.m, s.n, unit, row_shift, col_shift, out);
+  ozaki2::with_words(words, [&](auto w) { exact_kernel<w><<<blocks_for(s.m * s.n, 128), 128>>>(c, s.m, s.n, unit, row_shift, col_shift, out); });
   OZREF_CUDA_LAUNCHED();
 }
 

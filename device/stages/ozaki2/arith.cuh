@@ -7,11 +7,17 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 #ifdef __CUDACC__
 #define OZREF_HD __host__ __device__
+// Inlined into the kernels, so that the wide integers passed by pointer stay in registers.
+#define OZREF_HD_INLINE __host__ __device__ __forceinline__
 #else
 #define OZREF_HD
+#define OZREF_HD_INLINE inline
 #endif
 
 namespace ozref::device::ozaki2 {
@@ -112,14 +118,30 @@ OZREF_HD inline int64_t into_balanced_range(int64_t r, int64_t m) {
   return r;
 }
 
+// 1.5 2^52: y + it - it rounds y to an integer (ties to even) for |y| < 2^51, and y + it holds a
+// small integer y in its low 32 bits, two's complement.
+constexpr double kRoundingShift = 0x1.8p52;
+
+// A double holding an integer of magnitude below 2^31, as an integer: the low word of r + 1.5 2^52
+// (no conversion instruction, which runs at a quarter of the FP64 rate on the GPU; the host runs
+// the same arithmetic, so that the CPU tests hold it).
+OZREF_HD inline int64_t small_integer(double r) {
+  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(double_to_bits(r + kRoundingShift))));
+}
+
 // The balanced residue of an integer held exactly in a double, any magnitude, from inv = 1 / m
 // rounded (computed once per modulus: a division per element dominates the stage otherwise).
-// Below 2^62: two steps of r - rint(r inv) m in double arithmetic (each remainder exact, from a
-// fused multiply-add; the first leaves |r| < 2^10 m, the second |r| <= m / 2). Beyond: sig 2^e mod m.
+// Where |x / m| < 2^51: one step x - rint(x inv) m (exact, from a fused multiply-add; |r| < 3m/2).
+// Below 2^62: two such steps with rint (the first leaves |r| < 2^10 m, the second |r| <= m / 2).
+// Beyond: sig 2^e mod m.
 OZREF_HD inline int64_t residue_of_integer(double x, int64_t m, double inv) {
+  const double md = static_cast<double>(m), estimate = x * inv;
+  if (fabs(estimate) < 0x1p51) {  // the common case in full-rate arithmetic (no rint, no conversion)
+    const double q = (estimate + kRoundingShift) - kRoundingShift;  // rint(estimate), ties to even
+    return into_balanced_range(small_integer(fma(-q, md, x)), m);   // exact: |x - q m| < 3m/2
+  }
   if (fabs(x) < 0x1p62) {
-    const double md = static_cast<double>(m);
-    double r = fma(-rint(x * inv), md, x);
+    double r = fma(-rint(estimate), md, x);
     r = fma(-rint(r * inv), md, r);
     return into_balanced_range(static_cast<int64_t>(r), m);
   }
@@ -138,7 +160,7 @@ OZREF_HD inline int64_t residue_of_integer(double x, int64_t m, double inv) {
 OZREF_HD inline int64_t residue_of_integer(double x, int64_t m) { return residue_of_integer(x, m, 1.0 / static_cast<double>(m)); }
 
 // Wide integers: acc (w words) += x (xw <= w words, non-negative) * factor, modulo 2^(64 w).
-OZREF_HD inline void wide_add_product(uint64_t* acc, int w, const uint64_t* x, int xw, int64_t factor) {
+OZREF_HD_INLINE void wide_add_product(uint64_t* acc, int w, const uint64_t* x, int xw, int64_t factor) {
   const bool negative = factor < 0;
   const uint64_t f = negative ? static_cast<uint64_t>(-factor) : static_cast<uint64_t>(factor);
   uint64_t carry = 0, borrow = 0;
@@ -159,10 +181,10 @@ OZREF_HD inline void wide_add_product(uint64_t* acc, int w, const uint64_t* x, i
   }
 }
 
-OZREF_HD inline bool wide_negative(const uint64_t* x, int w) { return static_cast<int64_t>(x[w - 1]) < 0; }
+OZREF_HD_INLINE bool wide_negative(const uint64_t* x, int w) { return static_cast<int64_t>(x[w - 1]) < 0; }
 
 // x -= y (or += y), modulo 2^(64 w).
-OZREF_HD inline void wide_sub(uint64_t* x, const uint64_t* y, int w) {
+OZREF_HD_INLINE void wide_sub(uint64_t* x, const uint64_t* y, int w) {
   uint64_t borrow = 0;
   for (int i = 0; i < w; ++i) {
     const uint64_t d = x[i] - y[i] - borrow;
@@ -170,7 +192,7 @@ OZREF_HD inline void wide_sub(uint64_t* x, const uint64_t* y, int w) {
     x[i] = d;
   }
 }
-OZREF_HD inline void wide_add(uint64_t* x, const uint64_t* y, int w) {
+OZREF_HD_INLINE void wide_add(uint64_t* x, const uint64_t* y, int w) {
   uint64_t carry = 0;
   for (int i = 0; i < w; ++i) {
     const uint64_t s = x[i] + y[i];
@@ -181,22 +203,49 @@ OZREF_HD inline void wide_add(uint64_t* x, const uint64_t* y, int w) {
 }
 
 // Signed comparison x > y of w-word two's complement integers.
-OZREF_HD inline bool wide_greater(const uint64_t* x, const uint64_t* y, int w) {
+OZREF_HD_INLINE bool wide_greater(const uint64_t* x, const uint64_t* y, int w) {
   if (wide_negative(x, w) != wide_negative(y, w)) return !wide_negative(x, w);
-  for (int i = w - 1; i >= 0; --i)
-    if (x[i] != y[i]) return x[i] > y[i];
-  return false;
+  bool greater = false, decided = false;  // from the top word down, without an early exit (registers)
+  for (int i = w - 1; i >= 0; --i) {
+    greater = decided ? greater : x[i] > y[i];
+    decided = decided || x[i] != y[i];
+  }
+  return greater;
 }
 
-// acc (w words) += v 2^shift, modulo 2^(64 w).
-OZREF_HD inline void wide_add_shifted(uint64_t* acc, int w, int64_t v, int shift) {
-  uint64_t term[kMaxWords + 1] = {};
-  const uint64_t mag = v < 0 ? static_cast<uint64_t>(-v) : static_cast<uint64_t>(v);
+// acc (w words) += v 2^shift, modulo 2^(64 w) (the shifted term selected word by word: no array).
+OZREF_HD_INLINE void wide_add_shifted(uint64_t* acc, int w, int64_t v, int shift) {
+  const bool negative = v < 0;
+  const uint64_t mag = negative ? static_cast<uint64_t>(-v) : static_cast<uint64_t>(v);
   const int word = shift / 64, bit = shift % 64;
-  if (word < w) term[word] = mag << bit;
-  if (bit && word + 1 < w) term[word + 1] = mag >> (64 - bit);
-  if (v < 0) wide_sub(acc, term, w);
-  else wide_add(acc, term, w);
+  const uint64_t lo = mag << bit, hi = bit ? mag >> (64 - bit) : 0;
+  uint64_t carry = 0;  // the borrow when subtracting
+  for (int i = 0; i < w; ++i) {
+    const uint64_t y = i == word ? lo : i == word + 1 ? hi : 0;
+    if (!negative) {
+      const uint64_t s = acc[i] + y, t = s + carry;
+      carry = (s < y) || (t < s);
+      acc[i] = t;
+    } else {
+      const uint64_t d = acc[i] - y - carry;
+      carry = (acc[i] < y) || (acc[i] - y < carry);
+      acc[i] = d;
+    }
+  }
+}
+
+// f(std::integral_constant<int, words>{}) for 1 <= words <= kMaxWords: kernels over wide integers
+// take their word count as a template argument, so that the integers stay in registers.
+template <typename F>
+inline void with_words(size_t words, F f) {
+  switch (words) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    default: throw std::logic_error("wide integers of " + std::to_string(words) + " words: the twins take at most " + std::to_string(kMaxWords));
+  }
 }
 
 // The 30-bit limbs of a CRT weight of `words` 64-bit words.
@@ -210,7 +259,7 @@ OZREF_HD constexpr size_t crt_limbs(size_t words) { return (64 * words + 29) / 3
 // word count is a template argument so that the wide integers stay in registers (crt_element
 // dispatches).
 template <int words>
-OZREF_HD inline void crt_element_of(const int16_t* r, size_t stride, size_t N, const int32_t* weight_limbs, const double* weights_fp64,
+OZREF_HD_INLINE void crt_element_of(const int16_t* r, size_t stride, size_t N, const int32_t* weight_limbs, const double* weights_fp64,
                                     const uint64_t* product, double inv_p, int64_t* out) {
   constexpr int w = words + 1, L = static_cast<int>(crt_limbs(words));  // one word of headroom: |S| < 2^16 P
   uint64_t sum[w] = {}, p[w] = {}, half[w] = {}, low[w] = {};
@@ -242,26 +291,36 @@ OZREF_HD inline void crt_element(const int16_t* r, size_t stride, size_t N, cons
   }
 }
 
-// 64 bits of mag (w words) from bit `at` on, and whether any bit below `at` is set.
-OZREF_HD inline uint64_t bits_from(const uint64_t* mag, int w, int at) {
-  const int i = at / 64, b = at % 64;
-  const uint64_t lo = i < w ? mag[i] >> b : 0, hi = b && i + 1 < w ? mag[i + 1] << (64 - b) : 0;
-  return lo | hi;
-}
-OZREF_HD inline bool any_bit_below(const uint64_t* mag, int w, int at) {
-  const int i = at / 64, b = at % 64;
-  for (int j = 0; j < i && j < w; ++j)
-    if (mag[j]) return true;
-  return b && i < w && (mag[i] & ((uint64_t{1} << b) - 1)) != 0;
+// Word i of mag (w words; 0 beyond), by selection rather than indexing, so that the words stay in
+// registers (an index only known at run time sends an array to local memory).
+template <int w>
+OZREF_HD_INLINE uint64_t word_at(const uint64_t (&mag)[w], int i) {
+  uint64_t v = 0;
+  for (int j = 0; j < w; ++j) v |= mag[j] & (uint64_t{0} - static_cast<uint64_t>(j == i));
+  return v;
 }
 
-// magnitude (w words, non-negative) 2^e rounded to the nearest FP64 (ties to even; overflow to
-// infinity), with the sign applied (a nonzero value that rounds to zero keeps its sign; zero is +0).
-OZREF_HD inline double round_to_double(const uint64_t* mag, int w, int e, bool negative) {
-  int top = w - 1;
-  while (top >= 0 && mag[top] == 0) --top;
-  if (top < 0) return 0.0;
-  const int bits = top * 64 + (64 - leading_zeros(mag[top]));
+// 64 bits of mag from bit `at` on, and whether any bit below `at` is set.
+template <int w>
+OZREF_HD_INLINE uint64_t bits_from(const uint64_t (&mag)[w], int at) {
+  const int i = at / 64, b = at % 64;
+  return word_at(mag, i) >> b | (b ? word_at(mag, i + 1) << (64 - b) : 0);
+}
+template <int w>
+OZREF_HD_INLINE bool any_bit_below(const uint64_t (&mag)[w], int at) {
+  const int i = at / 64, b = at % 64;
+  uint64_t below = 0;
+  for (int j = 0; j < w; ++j) below |= mag[j] & (j < i ? ~uint64_t{0} : j == i && b ? (uint64_t{1} << b) - 1 : 0);
+  return below != 0;
+}
+
+// magnitude (non-negative) 2^e rounded to the nearest FP64 (ties to even; overflow to infinity),
+// with the sign applied (a nonzero value that rounds to zero keeps its sign; zero is +0).
+template <int w>
+OZREF_HD_INLINE double round_to_double(const uint64_t (&mag)[w], int e, bool negative) {
+  int bits = 0;  // the magnitude's bit length
+  for (int j = 0; j < w; ++j) bits = mag[j] ? j * 64 + (64 - leading_zeros(mag[j])) : bits;
+  if (bits == 0) return 0.0;
   // Keep 53 bits, or fewer where the result is subnormal (its last bit is worth 2^-1074).
   int drop = bits - 53;
   if (e + drop < -1074) drop = -1074 - e;
@@ -269,9 +328,9 @@ OZREF_HD inline double round_to_double(const uint64_t* mag, int w, int e, bool n
   if (drop <= 0) {
     value = ldexp(static_cast<double>(mag[0]), e);  // at most 53 bits: exact
   } else {
-    uint64_t kept = drop < bits ? bits_from(mag, w, drop) : 0;  // mag >> drop: at most 53 bits
-    const bool half = drop - 1 < bits && (bits_from(mag, w, drop - 1) & 1);
-    if (half && (any_bit_below(mag, w, drop - 1) || (kept & 1))) ++kept;
+    uint64_t kept = drop < bits ? bits_from(mag, drop) : 0;  // mag >> drop: at most 53 bits
+    const bool half = drop - 1 < bits && (bits_from(mag, drop - 1) & 1);
+    if (half && (any_bit_below(mag, drop - 1) || (kept & 1))) ++kept;
     value = ldexp(static_cast<double>(kept), e + drop);  // kept <= 2^53: exact; overflow: infinity
   }
   return negative ? -value : value;
@@ -280,7 +339,7 @@ OZREF_HD inline double round_to_double(const uint64_t* mag, int w, int e, bool n
 // (c (words) + corr 2^corr_exponent, corr_exponent in [0, 64)) 2^e rounded to FP64; the word count
 // a template argument, as in crt_element_of.
 template <int words>
-OZREF_HD inline double unscale_element_of(const int64_t* c, int64_t corr, int corr_exponent, int e) {
+OZREF_HD_INLINE double unscale_element_of(const int64_t* c, int64_t corr, int corr_exponent, int e) {
   constexpr int w = words + 1;
   uint64_t total[w] = {};
   for (int i = 0; i < words; ++i) total[i] = static_cast<uint64_t>(c[i]);
@@ -294,12 +353,14 @@ OZREF_HD inline double unscale_element_of(const int64_t* c, int64_t corr, int co
     else wide_add(total, shifted, w);
   }
   const bool negative = wide_negative(total, w);
-  if (negative) {  // the magnitude: two's complement negation
-    for (int i = 0; i < w; ++i) total[i] = ~total[i];
-    uint64_t one[w] = {1};
-    wide_add(total, one, w);
+  if (negative) {  // the magnitude: two's complement negation (complement, then + 1 carried up)
+    bool carry = true;
+    for (int i = 0; i < w; ++i) {
+      total[i] = ~total[i] + (carry ? 1 : 0);
+      carry = carry && total[i] == 0;
+    }
   }
-  return round_to_double(total, w, e, negative);
+  return round_to_double(total, e, negative);
 }
 
 OZREF_HD inline double unscale_element(const int64_t* c, int words, int64_t corr, int corr_exponent, int e) {

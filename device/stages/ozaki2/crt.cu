@@ -8,12 +8,13 @@
 namespace ozref::device::ozaki2 {
 namespace {
 
+template <int words>
 __global__ void exact_kernel(const int16_t* residues, size_t S, size_t mn, size_t N, const int32_t* weight_limbs, const double* weights_fp64,
-                             const uint64_t* product, double inv_p, int words, int64_t* out) {
+                             const uint64_t* product, double inv_p, int64_t* out) {
   const size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (x >= S * mn) return;
   const size_t o = x / mn, v = x % mn;
-  crt_element(residues + o * mn + v, S * mn, N, weight_limbs, weights_fp64, product, inv_p, words, out + x * words);
+  crt_element_of<words>(residues + o * mn + v, S * mn, N, weight_limbs, weights_fp64, product, inv_p, out + x * words);
 }
 
 __global__ void dd_kernel(const int16_t* residues, size_t S, size_t mn, size_t N, const double* w_hi, const double* w_lo, double p_hi,
@@ -40,8 +41,10 @@ void crt_exact(const Shape& s, const int16_t* residues, const CrtTables& t, int6
   const DeviceArray<int32_t> limbs(t.weight_limbs.data(), t.weight_limbs.size());
   const DeviceArray<uint64_t> product(t.product.data(), t.product.size());
   const DeviceArray<double> weights_fp64(t.weights_fp64.data(), t.weights_fp64.size());
-  exact_kernel<<<blocks_for(s.S * s.m * s.n, 128), 128>>>(residues, s.S, s.m * s.n, s.N, limbs.get(), weights_fp64.get(), product.get(), t.inv_p,
-                                                     static_cast<int>(t.words), c);
+  with_words(t.words, [&](auto words) {
+    exact_kernel<words><<<blocks_for(s.S * s.m * s.n, 128), 128>>>(residues, s.S, s.m * s.n, s.N, limbs.get(), weights_fp64.get(), product.get(),
+                                                                  t.inv_p, c);
+  });
   OZREF_CUDA_LAUNCHED();
 }
 

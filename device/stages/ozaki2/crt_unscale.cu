@@ -8,15 +8,16 @@
 namespace ozref::device::ozaki2 {
 namespace {
 
+template <int words>
 __global__ void crt_unscale_kernel(const int16_t* residues, size_t S, size_t m, size_t n, size_t N, const int32_t* weight_limbs,
-                                   const double* weights_fp64, const uint64_t* product, double inv_p, int words, const int32_t* row,
-                                   const int32_t* col, double* out) {
+                                   const double* weights_fp64, const uint64_t* product, double inv_p, const int32_t* row, const int32_t* col,
+                                   double* out) {
   const size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x, mn = m * n;
   if (x >= S * mn) return;
   const size_t o = x / mn, v = x % mn;
-  int64_t c[kMaxWords];
-  crt_element(residues + o * mn + v, S * mn, N, weight_limbs, weights_fp64, product, inv_p, words, c);
-  out[x] = unscale_element(c, words, 0, 0, -(row[v / n] + col[v % n]));
+  int64_t c[words];
+  crt_element_of<words>(residues + o * mn + v, S * mn, N, weight_limbs, weights_fp64, product, inv_p, c);
+  out[x] = unscale_element_of<words>(c, 0, 0, -(row[v / n] + col[v % n]));
 }
 
 }  // namespace
@@ -27,8 +28,10 @@ void crt_unscale_exact(const Shape& s, const int16_t* residues, const CrtTables&
   const DeviceArray<int32_t> limbs(t.weight_limbs.data(), t.weight_limbs.size());
   const DeviceArray<uint64_t> product(t.product.data(), t.product.size());
   const DeviceArray<double> weights_fp64(t.weights_fp64.data(), t.weights_fp64.size());
-  crt_unscale_kernel<<<blocks_for(s.S * s.m * s.n, 128), 128>>>(residues, s.S, s.m, s.n, s.N, limbs.get(), weights_fp64.get(), product.get(),
-                                                            t.inv_p, static_cast<int>(t.words), row_shift, col_shift, out);
+  with_words(t.words, [&](auto words) {
+    crt_unscale_kernel<words><<<blocks_for(s.S * s.m * s.n, 128), 128>>>(residues, s.S, s.m, s.n, s.N, limbs.get(), weights_fp64.get(),
+                                                                        product.get(), t.inv_p, row_shift, col_shift, out);
+  });
   OZREF_CUDA_LAUNCHED();
 }
 

@@ -8,13 +8,14 @@
 namespace ozref::device::ozaki2 {
 namespace {
 
-__global__ void exact_kernel(const int64_t* c, int words, size_t S, size_t m, size_t n, const int32_t* row, const int32_t* col,
-                             const int32_t* correction, int correction_exponent, double* out) {
+template <int words>
+__global__ void exact_kernel(const int64_t* c, size_t S, size_t m, size_t n, const int32_t* row, const int32_t* col, const int32_t* correction,
+                             int correction_exponent, double* out) {
   const size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x, mn = m * n;
   if (x >= S * mn) return;
   const size_t v = x % mn;
   const int64_t corr = correction ? int64_t{correction[v]} + correction[mn + v] : 0;
-  out[x] = unscale_element(c + x * words, words, corr, correction_exponent, -(row[v / n] + col[v % n]));
+  out[x] = unscale_element_of<words>(c + x * words, corr, correction_exponent, -(row[v / n] + col[v % n]));
 }
 
 __global__ void dd_kernel(const double* hi, const double* lo, size_t S, size_t m, size_t n, const int32_t* row, const int32_t* col, double* out) {
@@ -28,8 +29,9 @@ __global__ void dd_kernel(const double* hi, const double* lo, size_t S, size_t m
 
 void unscale_exact(const Shape& s, const int64_t* c, size_t words, const int32_t* row_shift, const int32_t* col_shift,
                    const int32_t* correction, int correction_exponent, double* out) {
-  exact_kernel<<<blocks_for(s.S * s.m * s.n, 128), 128>>>(c, static_cast<int>(words), s.S, s.m, s.n, row_shift, col_shift, correction,
-                                                     correction_exponent, out);
+  with_words(words, [&](auto w) {
+    exact_kernel<w><<<blocks_for(s.S * s.m * s.n, 128), 128>>>(c, s.S, s.m, s.n, row_shift, col_shift, correction, correction_exponent, out);
+  });
   OZREF_CUDA_LAUNCHED();
 }
 
