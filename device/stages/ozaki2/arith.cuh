@@ -134,12 +134,19 @@ OZREF_HD inline int64_t small_integer(double r) {
 // Where |x / m| < 2^51: one step x - rint(x inv) m (exact, from a fused multiply-add; |r| < 3m/2).
 // Below 2^62: two such steps with rint (the first leaves |r| < 2^10 m, the second |r| <= m / 2).
 // Beyond: sig 2^e mod m.
+// residue_of_integer's common case, |x / m| < 2^51 (every |x| < 2^51), in full-rate arithmetic:
+// no rint, no conversion, 32-bit integers.
+OZREF_HD inline int32_t residue_of_small_integer(double x, int32_t m, double inv) {
+  const double q = (x * inv + kRoundingShift) - kRoundingShift;  // rint(x inv), ties to even
+  int32_t r = static_cast<int32_t>(small_integer(fma(-q, static_cast<double>(m), x)));  // exact: |x - q m| < 3m/2
+  r += r < -(m / 2) ? m : 0;
+  r -= r > (m + 1) / 2 - 1 ? m : 0;
+  return r;
+}
+
 OZREF_HD inline int64_t residue_of_integer(double x, int64_t m, double inv) {
   const double md = static_cast<double>(m), estimate = x * inv;
-  if (fabs(estimate) < 0x1p51) {  // the common case in full-rate arithmetic (no rint, no conversion)
-    const double q = (estimate + kRoundingShift) - kRoundingShift;  // rint(estimate), ties to even
-    return into_balanced_range(small_integer(fma(-q, md, x)), m);   // exact: |x - q m| < 3m/2
-  }
+  if (fabs(estimate) < 0x1p51 && m < (int64_t{1} << 30)) return residue_of_small_integer(x, static_cast<int32_t>(m), inv);
   if (fabs(x) < 0x1p62) {
     double r = fma(-rint(estimate), md, x);
     r = fma(-rint(r * inv), md, r);

@@ -11,11 +11,28 @@ namespace {
 
 constexpr int kRun = 8;  // A's elements per thread
 
-// The residue modulo m of plane p of an element whose parts are x[0] (and x[1] for a complex run):
-// planes 0 and 1 are the parts, plane 2 their sum.
-__device__ inline int64_t plane_residue(const double (&x)[2], int p, int64_t m, double inv) {
-  if (p < 2) return residue_of_integer(x[p], m, inv);
-  return into_balanced_range(residue_of_integer(x[0], m, inv) + residue_of_integer(x[1], m, inv), m);
+// The residues modulo m of a thread's n elements, plane by plane: planes 0 and 1 are the parts
+// (x[i][0], and x[i][1] for a complex run), plane 2 their sum. `small`: every |x| < 2^51, so
+// that the common case's arithmetic applies to all (checked once per element, not per modulus).
+template <int n, int parts>
+__device__ inline void residues_of(const double (&x)[n][2], bool small, int64_t m, double inv, int32_t (&r)[n][3]) {
+#pragma unroll
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int q = 0; q < parts; ++q)
+      r[i][q] = small ? residue_of_small_integer(x[i][q], static_cast<int32_t>(m), inv) : static_cast<int32_t>(residue_of_integer(x[i][q], m, inv));
+    if (parts == 2) r[i][2] = static_cast<int32_t>(into_balanced_range(r[i][0] + r[i][1], m));
+  }
+}
+
+template <int n, int parts>
+__device__ inline bool all_small(const double (&x)[n][2]) {
+  bool small = true;
+#pragma unroll
+  for (int i = 0; i < n; ++i)
+#pragma unroll
+    for (int q = 0; q < parts; ++q) small = small && fabs(x[i][q]) < 0x1p51;
+  return small;
 }
 
 // The planes of a run of `parts` parts (1 real, 2 complex: re, im, re + im).
@@ -34,16 +51,18 @@ __global__ void rows_kernel(const double* x, size_t count, const int64_t* moduli
   for (int i = 0; i < kRun; ++i)
 #pragma unroll
     for (int q = 0; q < parts; ++q) values[i][q] = v0 + i < count ? x[q * count + v0 + i] : 0.0;
+  const bool small = all_small<kRun, parts>(values);
   for (size_t t = 0; t < N; ++t) {
     const int64_t m = moduli[t];
-    const double inv = 1.0 / static_cast<double>(m);
+    int32_t r[kRun][3];
+    residues_of<kRun, parts>(values, small && m < (int64_t{1} << 30), m, 1.0 / static_cast<double>(m), r);
 #pragma unroll
     for (int p = 0; p < planes; ++p) {
       struct alignas(kRun * sizeof(R)) Piece {
         R e[kRun];
       } piece;
 #pragma unroll
-      for (int i = 0; i < kRun; ++i) piece.e[i] = static_cast<R>(plane_residue(values[i], p, m, inv));
+      for (int i = 0; i < kRun; ++i) piece.e[i] = static_cast<R>(r[i][p]);
       R* dst = out + (t * planes + p) * count + v0;
       if (whole) *reinterpret_cast<Piece*>(dst) = piece;
       else for (int i = 0; i < kRun && v0 + i < count; ++i) dst[i] = piece.e[i];
@@ -71,13 +90,15 @@ __global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x
 #pragma unroll
     for (int q = 0; q < parts; ++q) values[r][q] = row < k && j < n ? x[q * count + row * n + j] : 0.0;
   }
+  const bool small = all_small<kRows, parts>(values);
   for (size_t t = 0; t < N; ++t) {
     const int64_t m = moduli[t];
-    const double inv = 1.0 / static_cast<double>(m);
+    int32_t res[kRows][3];
+    residues_of<kRows, parts>(values, small && m < (int64_t{1} << 30), m, 1.0 / static_cast<double>(m), res);
 #pragma unroll
     for (int p = 0; p < planes; ++p) {
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) tile[tx][ty + r * (kColumnThreads / kTileN)] = static_cast<R>(plane_residue(values[r], p, m, inv));
+      for (int r = 0; r < kRows; ++r) tile[tx][ty + r * (kColumnThreads / kTileN)] = static_cast<R>(res[r][p]);
       __syncthreads();
       for (int piece = threadIdx.x; piece < pieces; piece += kColumnThreads) {
         const int c = piece / (kTileK / per_piece), kk = piece % (kTileK / per_piece) * per_piece;
