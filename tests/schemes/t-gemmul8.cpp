@@ -1,0 +1,129 @@
+// gemmul8@2.0.14 against GEMMul8 v2.0.14 itself: every output recorded on the H200
+// (tests/data/third-party, from ../shared/data/third-party: both modes, 14/16/18/20 moduli, five
+// input cases regenerated as make_inputs.py does) reproduced bit for bit; the constants the model
+// derives against GEMMul8's published tables (src/table.hpp at 71296f9); the Python generator
+// against CPython's own values.
+#include <bit>
+#include <cstring>
+
+#include "io/npy.hpp"
+#include "schemes/gemmul8/crt_tables.hpp"
+#include "schemes/gemmul8/scheme.hpp"
+#include "schemes/gemmul8/shifts.hpp"
+#include "schemes/pipeline/runner.hpp"
+#include "schemes/stage_tools.hpp"
+#include "support.hpp"
+#include "third_party_inputs.hpp"
+
+using namespace ozref;
+using namespace ozref::schemes;
+
+namespace {
+
+const std::vector<test::ThirdPartyCase>& cases() {
+  static const std::vector<test::ThirdPartyCase> all = test::third_party_cases();
+  return all;
+}
+
+// The recorded C (m x n, written column-major) of one case and configuration, row-major.
+Matrix<double> recorded(const std::string& name) {
+  const char* data = std::getenv("OZREF_TEST_DATA");
+  REQUIRE(data);
+  return matrix_from_npy(read_npy(std::string(data) + "/third-party/" + name + "_C.npy"), name);
+}
+
+// Runs the model on one case and counts the elements bit-identical to the H200's.
+void replay(const std::string& case_name, gemmul8::Mode mode) {
+  const test::ThirdPartyCase* c = nullptr;
+  for (const auto& x : cases()) c = x.name == case_name ? &x : c;
+  REQUIRE(c);
+  for (size_t moduli : {14, 16, 18, 20}) {
+    const std::string file = case_name + "_" + (mode == gemmul8::Mode::Fast ? "fast" : "accu") + std::to_string(moduli);
+    const Matrix<double> want = recorded(file);
+    REQUIRE(want.rows == c->m);
+    REQUIRE(want.cols == c->n);
+    const Scheme s = gemmul8_scheme(mode, moduli, c->m, c->n, c->k);
+    const SchemeResult r = run_scheme(s, input_arrays({c->a}, {c->b}), {.verify = Verify::None});
+    size_t same = 0;
+    for (size_t v = 0; v < c->m * c->n; ++v)
+      same += std::bit_cast<uint64_t>(r.c.data[v]) == std::bit_cast<uint64_t>(want.data[v]);
+    WARN(file << ": " << same << " of " << c->m * c->n << " elements bit-identical to the H200's");
+    CHECK(same == c->m * c->n);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the Python generator reproduces CPython's random.Random(7070)") {
+  test::PythonRandom r(7070);  // python3 -c "import random; r = random.Random(7070); ..."
+  CHECK(r.random() == 0.6311162736741946);
+  CHECK(r.gauss(0, 1) == 1.2058378462856714);
+  CHECK(r.gauss(0, 1) == -2.1168377920635892);
+  CHECK(r.randint(-127, 127) == -98);
+  CHECK(r.randint(-127, 127) == -85);
+  CHECK(r.random() == 0.008596684013418732);
+}
+
+TEST_CASE("gemmul8 log2P: its definition gives GEMMul8's table from 3 moduli on") {
+  const float published[19] = {0x1.dfd1ecp+2f, 0x1.6fa336p+3f, 0x1.ef2ea6p+3f, 0x1.372d94p+4f, 0x1.767b2ep+4f, 0x1.b5b028p+4f, 0x1.f49a02p+4f,
+                               0x1.19a858p+5f, 0x1.38f6bcp+5f, 0x1.582adap+5f, 0x1.7736aep+5f, 0x1.961916p+5f, 0x1.b4a4fep+5f, 0x1.d321f8p+5f,
+                               0x1.f180a6p+5f, 0x1.07e7f8p+6f, 0x1.16e7e2p+6f, 0x1.25df9ap+6f, 0x1.34be22p+6f};  // src/table.hpp
+  const std::vector<int64_t> all = {256, 255, 253, 251, 247, 241, 239, 233, 229, 227, 223, 217, 211, 199, 197, 193, 191, 181, 179, 173};
+  for (size_t n = 2; n <= 20; ++n) {
+    const Crt crt(std::vector<int64_t>(all.begin(), all.begin() + n));
+    INFO(n << " moduli");
+    CHECK(gemmul8::table_log2p(n) == published[n - 2]);
+    if (n > 2) CHECK(gemmul8::log2p_of(crt.product()) == published[n - 2]);
+  }
+  // The table's first entry is not its definition's value (the model keeps the table's).
+  CHECK(gemmul8::log2p_of(65280) == 0x1.dfd18ep+2f);
+}
+
+TEST_CASE("gemmul8 CRT constants equal GEMMul8's table") {
+  const std::vector<int64_t> all = {256, 255, 253, 251, 247, 241, 239, 233, 229, 227, 223, 217, 211, 199, 197, 193, 191, 181, 179, 173};
+  auto tables = [&](size_t n) { return gemmul8::crt_tables(Crt(std::vector<int64_t>(all.begin(), all.begin() + n))); };
+  struct Row {
+    size_t n;
+    double p_hi, p_lo, inv_p, hi0, lo0, hi2, lo2;
+  };
+  // P[n - 2], invP[n - 2] and qPi_2[n - 7][0], [2] of src/table.hpp.
+  const Row rows[] = {
+      {7, -0x1.a30f6de308f20p+55, 0, 0x1.38c6a8b145786p-56, 0x1.49071d4742000p+55, 0x1.8080000000000p+9, 0x1.42fdb9e194800p+55, 0x1.c000000000000p+10},
+      {14, -0x1.1e3fc471eb44fp+110, 0x1.1ff7bc8b72980p+53, 0x1.c9e518641aa18p-111, 0x1.4af9bb23b8000p+107, 0x1.ed366131bfd87p+61,
+       0x1.9e197740a0000p+109, 0x1.ea31249d190dbp+66},
+      {16, -0x1.4c232965d6663p+125, 0x1.616c352d64acap+71, 0x1.8aa1c572fa163p-126, 0x1.568442b104000p+122, 0x1.195bce21a4a4cp+82,
+       0x1.fffd89ae2f000p+124, 0x1.6961d82d67d29p+81},
+      {18, -0x1.5e69a0aef6e03p+140, 0x1.35acfec4e4296p+85, 0x1.760ceb764616fp-141, 0x1.06cf388320000p+134, 0x1.928222f7c81d9p+98,
+       0x1.bb35a9d83c000p+137, 0x1.50297632195fep+97},
+      {20, -0x1.4b27367819129p+155, 0x1.595f0ab0d75c5p+98, 0x1.8bce042d07acep-156, 0x1.b7d0145780000p+153, 0x1.4ca65aa6e2e69p+113,
+       0x1.157cefeb34000p+153, 0x1.3349341ba5ba9p+114},
+  };
+  for (const Row& row : rows) {
+    INFO(row.n << " moduli");
+    const gemmul8::CrtTables t = tables(row.n);
+    REQUIRE(t.double_double);
+    CHECK(t.minus_p_hi == row.p_hi);
+    CHECK(t.minus_p_lo == row.p_lo);
+    CHECK(t.inv_p == row.inv_p);
+    CHECK(t.hi[0] == row.hi0);
+    CHECK(t.lo[0] == row.lo0);
+    CHECK(t.hi[2] == row.hi2);
+    CHECK(t.lo[2] == row.lo2);
+  }
+  const gemmul8::CrtTables two = tables(2);  // qPi_1[0], P[0], invP[0]
+  CHECK_FALSE(two.double_double);
+  CHECK(two.hi == std::vector<double>{0x1.fc02p+15, 0x1p+8});
+  CHECK(two.minus_p_hi == -0x1.fe00000000000p+15);
+  CHECK(two.inv_p == 0x1.0101010101010p-16);
+}
+
+TEST_CASE("gemmul8@2.0.14 fast mode reproduces the H200: randn") { replay("randn_96x80x3000", gemmul8::Mode::Fast); }
+TEST_CASE("gemmul8@2.0.14 fast mode reproduces the H200: phi2") { replay("phi2_128x64x4096", gemmul8::Mode::Fast); }
+TEST_CASE("gemmul8@2.0.14 fast mode reproduces the H200: int127") { replay("int127_64x64x8192", gemmul8::Mode::Fast); }
+TEST_CASE("gemmul8@2.0.14 fast mode reproduces the H200: small_positive") { replay("small_positive_128x128x1024", gemmul8::Mode::Fast); }
+TEST_CASE("gemmul8@2.0.14 fast mode reproduces the H200: rowscaled") { replay("rowscaled_64x96x2048", gemmul8::Mode::Fast); }
+TEST_CASE("gemmul8@2.0.14 accurate mode reproduces the H200: randn") { replay("randn_96x80x3000", gemmul8::Mode::Accurate); }
+TEST_CASE("gemmul8@2.0.14 accurate mode reproduces the H200: phi2") { replay("phi2_128x64x4096", gemmul8::Mode::Accurate); }
+TEST_CASE("gemmul8@2.0.14 accurate mode reproduces the H200: int127") { replay("int127_64x64x8192", gemmul8::Mode::Accurate); }
+TEST_CASE("gemmul8@2.0.14 accurate mode reproduces the H200: small_positive") { replay("small_positive_128x128x1024", gemmul8::Mode::Accurate); }
+TEST_CASE("gemmul8@2.0.14 accurate mode reproduces the H200: rowscaled") { replay("rowscaled_64x96x2048", gemmul8::Mode::Accurate); }
