@@ -30,7 +30,7 @@ Held hold(double x, int bits, __int128& v) {
   const double frac = std::frexp(std::fabs(x), &e);  // |x| = sig * 2^(e - 53)
   const unsigned __int128 sig = static_cast<unsigned __int128>(static_cast<uint64_t>(std::ldexp(frac, 53)));
   const int shift = e - 53;
-  unsigned __int128 low = shift >= 64 ? 0 : shift >= 0 ? (sig << shift) : (sig >> -shift);  // beyond the width: zero bits
+  unsigned __int128 low = shift >= 64 || shift <= -64 ? 0 : shift >= 0 ? (sig << shift) : (sig >> -shift);  // beyond the width: zero bits
   if (std::signbit(x)) low = 0 - low;
   low &= (static_cast<unsigned __int128>(1) << bits) - 1;
   const unsigned __int128 top = static_cast<unsigned __int128>(1) << (bits - 1);
