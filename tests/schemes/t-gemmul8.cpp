@@ -14,7 +14,9 @@
 #include "schemes/gemmul8/crt_tables.hpp"
 #include "schemes/gemmul8/scheme.hpp"
 #include "schemes/gemmul8/shifts.hpp"
+#include "common/rng.hpp"
 #include "schemes/pipeline/runner.hpp"
+#include "schemes/registry.hpp"
 #include "schemes/stage_tools.hpp"
 #include "support.hpp"
 #include "third_party_inputs.hpp"
@@ -188,4 +190,45 @@ TEST_CASE("gemmul8 CRT of +-2^k: the model against an exact evaluation, and the 
   // 20 moduli miss 2^134, 2^138 and 2^148 (docs/third-party.md, diagnosis 1).
   CHECK(std::none_of(wrong[18].begin(), wrong[18].end(), [](int k) { return k >= 109; }));
   for (int k : {134, 138, 148}) CHECK(std::count(wrong[20].begin(), wrong[20].end(), k) == 1);
+}
+
+TEST_CASE("gemmul8@2.0.14 refuses what it does not model, naming it") {
+  SchemeOptions o;
+  CHECK_THROWS_WITH(build_scheme(kGemmul8Scheme, o, 4, 4, 131072), Catch::Contains("131071"));
+  o.moduli = 21;
+  CHECK_THROWS_WITH(build_scheme(kGemmul8Scheme, o, 4, 4, 8), Catch::Contains("--moduli must be 2..20"));
+  o = {};
+  o.arch = "sm_80";
+  CHECK_THROWS_WITH(build_scheme(kGemmul8Scheme, o, 4, 4, 8), Catch::Contains("--arch sm_90 only"));
+  o = {};
+  o.crt = "dd";
+  CHECK_THROWS_WITH(build_scheme(kGemmul8Scheme, o, 4, 4, 8), Catch::Contains("takes no --crt"));
+  o = {};
+  o.mode = "gemmul8-fast";
+  CHECK_THROWS_WITH(build_scheme(kGemmul8Scheme, o, 4, 4, 8), Catch::Contains("unknown --mode"));
+  Matrix<double> a(2, 3), b(3, 2);
+  a.data[4] = std::nan("");
+  const Scheme s = gemmul8_scheme(gemmul8::Mode::Fast, 14, 2, 2, 3);
+  CHECK_THROWS_WITH(run_scheme(s, input_arrays({a}, {b}), {.verify = Verify::Cheap}), Catch::Contains("A[1,1] is not finite"));
+}
+
+// Every integer width of GEMMul8's conversion (int32 to 7 moduli, int64 to 15, double beyond) and
+// both CRT forms (one double to 6 moduli): the stages' contracts hold (the CRT's rounding aside),
+// and accurate mode keeps the CRT range.
+TEST_CASE("gemmul8@2.0.14 at every integer width and both CRT forms: the stages hold their contracts") {
+  Matrix<double> a(40, 300), b(300, 24);
+  ozref::Rng r(test::seed());
+  for (double& x : a.data) x = static_cast<double>(static_cast<int64_t>(r.next() % 255) - 127);
+  for (double& x : b.data) x = static_cast<double>(static_cast<int64_t>(r.next() % 255) - 127);
+  test::CaseCount cases("gemmul8 integer runs");
+  for (auto mode : {gemmul8::Mode::Fast, gemmul8::Mode::Accurate})
+    for (size_t moduli : {2, 5, 7, 8, 12, 15, 16, 19}) {
+      const SchemeResult res = run_scheme(gemmul8_scheme(mode, moduli, 40, 24, 300), input_arrays({a}, {b}), {.verify = Verify::Full});
+      for (const auto& st : res.stages) {
+        INFO(gemmul8::to_string(mode) << " " << moduli << " moduli, stage " << st.name << ": " << st.first_violation);
+        if (st.name != "crt" && (st.name != "truncate" || mode == gemmul8::Mode::Accurate)) CHECK(st.holds());
+      }
+      ++cases;
+    }
+  cases.report(16);
 }

@@ -26,6 +26,10 @@ Held hold(double x, int bits, __int128& v) {
     v = in_table ? static_cast<__int128>(x) : 0;
     return in_table ? Held::Exact : Held::BeyondTable;
   }
+  if (!std::isfinite(x)) {  // x 2^s beyond 2^1024: a multiple of 2^64, whose low bits the kernel keeps as 0
+    v = 0;
+    return Held::Wrapped;
+  }
   int e = 0;
   const double frac = std::frexp(std::fabs(x), &e);  // |x| = sig * 2^(e - 53)
   const unsigned __int128 sig = static_cast<unsigned __int128>(static_cast<uint64_t>(std::ldexp(frac, 53)));
