@@ -11,6 +11,7 @@
 #include "common/rng.hpp"
 #include "schemes/gemmul8/cuda_math.hpp"
 #include "schemes/gemmul8/log2_model.hpp"
+#include "schemes/gemmul8/shifts.hpp"
 #include "support.hpp"
 
 using namespace ozref::schemes::gemmul8;
@@ -115,9 +116,24 @@ TEST_CASE("gemmul8 log2_nearest is the correctly rounded log2") {
 
 TEST_CASE("gemmul8 lg2 recordings: parsed, and refused with the line when malformed") {
   const Lg2Recording r = parse_lg2_recording("# comment\nfast 14 3 3fb504f3 50 51\naccurate 20 4b000000 60 61\n", "t.txt");
-  CHECK(r.fast.at({14, 3, 0x3fb504f3u}) == 50);
-  CHECK(r.accurate.at({20, 0x4b000000u}) == 60);
+  CHECK(r.fast.at({14, 3, 0x3fb504f3u}).h200 == 50);
+  CHECK(r.fast.at({14, 3, 0x3fb504f3u}).model == 51);
+  CHECK(r.accurate.at({20, 0x4b000000u}).h200 == 60);
   CHECK_THROWS_WITH(parse_lg2_recording("fast 14 3 zz 50 51\n", "t.txt"), Catch::Contains("t.txt:1"));
   CHECK_THROWS_WITH(parse_lg2_recording("# ok\naccurate 21 4b000000 60 61\n", "t.txt"), Catch::Contains("t.txt:2"));
   CHECK_THROWS_WITH(parse_lg2_recording("slow 14 3 3fb504f3 50 51\n", "t.txt"), Catch::Contains("t.txt:1"));
+}
+
+TEST_CASE("gemmul8 lg2 recordings replace the model's floor, and one that disagrees with it is refused") {
+  // Accurate mode, 20 moduli, M = 2^23: the model's floor from RN(log2 M) = 23 exactly.
+  const float log2p = table_log2p(20);
+  const int32_t model = accurate_floor(23.0f, log2p);
+  const std::string line = "accurate 20 4b000000 " + std::to_string(model - 1) + " ";
+  const Lg2Recording good = parse_lg2_recording(line + std::to_string(model) + "\n", "good.txt");
+  const LineShift s = accurate_line_shift(0, 1 << 23, 20, log2p, good);
+  CHECK(s.recorded);
+  CHECK(s.shift == model - 1);  // the recorded H200 floor, not the model's
+  CHECK(accurate_line_shift(0, 1 << 23, 20, log2p, Lg2Recording{}).shift == model);
+  const Lg2Recording bad = parse_lg2_recording(line + std::to_string(model + 1) + "\n", "bad.txt");
+  CHECK_THROWS_WITH(accurate_line_shift(0, 1 << 23, 20, log2p, bad), Catch::Contains("bad.txt") && Catch::Contains("disagree"));
 }

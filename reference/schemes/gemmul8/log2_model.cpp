@@ -72,8 +72,9 @@ Lg2Recording parse_lg2_recording(const std::string& text, const std::string& nam
     const unsigned long value = bits.empty() ? 0 : std::strtoul(bits.c_str(), &end, 16);
     if ((!fast && kind != "accurate") || fields.fail() || bits.empty() || *end != '\0' || value > 0xFFFFFFFFul || moduli < 2 || moduli > 20)
       throw InputError(name + ":" + std::to_string(number) + ": expected 'fast N e vbits h200 model' or 'accurate N xbits h200 model'");
-    if (fast) r.fast[{moduli, exponent, static_cast<uint32_t>(value)}] = static_cast<int32_t>(h200);
-    else r.accurate[{moduli, static_cast<uint32_t>(value)}] = static_cast<int32_t>(h200);
+    const Lg2Floor floors{static_cast<int32_t>(h200), static_cast<int32_t>(model)};
+    if (fast) r.fast[{moduli, exponent, static_cast<uint32_t>(value)}] = floors;
+    else r.accurate[{moduli, static_cast<uint32_t>(value)}] = floors;
   }
   return r;
 }

@@ -23,11 +23,17 @@ void log2_window(float x, float& low, float& high);
 
 // The recorded H200 shifts that differ from the model: the fast mode's norm term keyed by
 // (moduli, exponent, vecnrmf bits), the accurate mode's keyed by (moduli, x bits).
+// Each entry holds the H200's floor and the floor the probe computed with RN(log2): the model's,
+// which ozref checks against its own where it uses the entry (the probe and the model must agree
+// on GEMMul8's formula).
+struct Lg2Floor {
+  int32_t h200 = 0, model = 0;
+};
 struct Lg2Recording {
   bool loaded = false;
   std::string source;  // the file read, or why none was
-  std::map<std::tuple<int, int, uint32_t>, int32_t> fast;
-  std::map<std::pair<int, uint32_t>, int32_t> accurate;
+  std::map<std::tuple<int, int, uint32_t>, Lg2Floor> fast;
+  std::map<std::pair<int, uint32_t>, Lg2Floor> accurate;
 };
 
 // The recording in $OZREF_GEMMUL8_LG2, else the project's tests/data/gemmul8/lg2_h200.txt, read once;

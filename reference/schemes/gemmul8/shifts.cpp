@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 
+#include "common/error.hpp"
 #include "schemes/gemmul8/cuda_math.hpp"
 
 namespace ozref::schemes::gemmul8 {
@@ -47,12 +48,15 @@ namespace {
 // The line's shift from its floor term: the model's, and the range over the log2 window
 // [low, high] (the floors are monotone in the log2), or the recorded floor.
 template <typename Floor>
-LineShift line_shift(Floor floor_of, float x, const int32_t* recorded, int32_t plus) {
+LineShift line_shift(Floor floor_of, float x, const Lg2Floor* recorded, int32_t plus, const Lg2Recording& rec) {
   LineShift out;
   auto shift_of = [&](int32_t floor_term) { return through_int16(wrap_add(floor_term, plus)); };
   if (recorded) {
+    if (recorded->model != floor_of(log2_nearest(x)))
+      throw InputError(rec.source + ": an entry for argument " + std::to_string(x) + " lists the RN floor " + std::to_string(recorded->model) +
+                       ", ozref computes " + std::to_string(floor_of(log2_nearest(x))) + ": the probe and the model disagree on GEMMul8's formula");
     out.recorded = true;
-    out.shift = out.lowest = out.highest = shift_of(*recorded);
+    out.shift = out.lowest = out.highest = shift_of(recorded->h200);
     return out;
   }
   float low, high;
@@ -70,13 +74,13 @@ LineShift fast_line_shift(double amax, double sum_of_squares, int moduli, float 
   const float f = double2float_ru(std::scalbn(sum_of_squares, -e));  // in [1, 2] (0 for a zero line)
   const auto hit = rec.fast.find({moduli, e, std::bit_cast<uint32_t>(f)});
   return line_shift([&](float y) { return fast_floor(y, e, log2p); }, f, hit == rec.fast.end() ? nullptr : &hit->second,
-                    wrap_neg(ilogbf_or_zero(to_float(amax))));
+                    wrap_neg(ilogbf_or_zero(to_float(amax))), rec);
 }
 
 LineShift accurate_line_shift(int32_t u, int32_t bound_max, int moduli, float log2p, const Lg2Recording& rec) {
   const float x = static_cast<float>(bound_max);  // __int2float_rn
   const auto hit = rec.accurate.find({moduli, std::bit_cast<uint32_t>(x)});
-  return line_shift([&](float y) { return accurate_floor(y, log2p); }, x, hit == rec.accurate.end() ? nullptr : &hit->second, u);
+  return line_shift([&](float y) { return accurate_floor(y, log2p); }, x, hit == rec.accurate.end() ? nullptr : &hit->second, u, rec);
 }
 
 int32_t accurate_bound_exponent(double amax) { return to_int16(5 - ilogb_or_zero(amax)); }
