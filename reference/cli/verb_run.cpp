@@ -18,15 +18,17 @@ namespace {
 
 void print_report(std::ostream& out, const RunArgs& args, const schemes::Scheme& s, const std::string& source,
                   const schemes::SchemeResult& r, const char* verify) {
+  // A scheme that models one machine names its architecture (gemmul8@2.0.14: sm_90).
+  const std::string arch = s.resolved.contains("arch") ? s.resolved["arch"].get<std::string>() : args.arch;
   if (args.json) {
-    nlohmann::json j = {{"scheme", s.name}, {"arch", args.arch}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"options", s.options},
+    nlohmann::json j = {{"scheme", s.name}, {"arch", arch}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"options", s.options},
                         {"resolved", s.resolved}, {"verify", verify}, {"source", source}, {"low_precision_gemms", r.low_precision_gemms},
                         {"stages", stages_json(r, false)}, {"exact", r.exact}, {"exactness_conditions", r.exactness_conditions},
                         {"accuracy", metrics_json(r.accuracy)}, {"pipeline_seconds", r.pipeline_seconds}, {"seconds", r.seconds}};
     out << json_text(j) << "\n";
     return;
   }
-  out << "ozref run: " << s.name << " on " << args.arch << ", " << s.m << "x" << s.n << "x" << s.k << " (" << source << "), options "
+  out << "ozref run: " << s.name << " on " << arch << ", " << s.m << "x" << s.n << "x" << s.k << " (" << source << "), options "
       << s.options.dump() << ", verify " << verify << "\n\n";
   print_stages(out, r, false);
   out << "\n  low-precision GEMMs: " << r.low_precision_gemms << "\n  exact (all stages verified, bound held): " << (r.exact ? "yes" : "NO")

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "schemes/gemmul8/scheme.hpp"
 #include "schemes/int8_on_fp4/scheme.hpp"
 #include "schemes/ozaki1/scheme.hpp"
 #include "schemes/ozaki2/scheme.hpp"
@@ -39,6 +40,12 @@ Scheme int8_on_fp4_entry(const SchemeOptions& x, size_t m, size_t n, size_t k) {
   o.arch = x.arch;
   o.op = x.op;
   return int8_on_fp4_scheme(o, m, n, k);
+}
+
+// GEMMul8 v2.0.14 as run on the H200: its GEMMs are the sm_90 INT8 model, nothing else.
+Scheme gemmul8_entry(const SchemeOptions& x, size_t m, size_t n, size_t k) {
+  if (x.arch != "ideal" && x.arch != "sm_90") throw InputError(std::string(kGemmul8Scheme) + " models its H200 run: --arch sm_90 only, got " + x.arch);
+  return gemmul8_scheme(x.mode.empty() ? gemmul8::Mode::Accurate : gemmul8::parse_mode(x.mode), x.moduli ? x.moduli : 14, m, n, k);
 }
 
 template <typename T>
@@ -100,6 +107,7 @@ const std::vector<SchemeEntry>& scheme_registry() {
       {"ozaki1-fp4", "Ozaki scheme I on FP4 e2m1 (base-13 digits; 4M complex)", {"slices", "accumulate"}, true,
        std::bind(ozaki1_entry, true, _1, _2, _3, _4)},
       {"int8-on-fp4", "an INT8 GEMM reproduced by nine FP4 GEMMs", {"op"}, false, int8_on_fp4_entry},
+      {kGemmul8Scheme, "GEMMul8 v2.0.14's INT8 FP64 emulation (RIKEN-RCCS, 71296f9), bit for bit", {"moduli", "mode"}, false, gemmul8_entry},
   };
   return all;
 }
