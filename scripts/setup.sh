@@ -6,6 +6,7 @@ packages=(
   build-essential cmake ninja-build clang-14 libclang-rt-14-dev libomp-14-dev
   libgmp-dev libboost-dev catch2 librapidcheck-dev libz3-dev z3
   nlohmann-json3-dev libcli11-dev zlib1g-dev libopenblas-dev libdnnl-dev python3
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-venv python3-setuptools python3-wheel
 )
 missing=()
 for p in "${packages[@]}"; do

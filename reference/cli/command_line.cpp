@@ -1,8 +1,5 @@
 #include "cli/command_line.hpp"
 
-#include <filesystem>
-#include <new>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli/verbs.hpp"
@@ -34,24 +31,6 @@ std::string verb_list(CLI::App& app) {
 }
 
 }  // namespace
-
-std::string failure_message(std::exception_ptr failure) {
-  try {
-    std::rethrow_exception(failure);
-  } catch (const InputError& e) {
-    return e.what();
-  } catch (const std::bad_alloc&) {
-    return "out of memory: the inputs or options need more memory than this machine could give";
-  } catch (const std::filesystem::filesystem_error& e) {
-    return (e.path1().empty() ? "" : e.path1().string() + ": ") + e.code().message();
-  } catch (const nlohmann::json::exception& e) {
-    return std::string("JSON: ") + e.what();
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "an unexpected failure (not a std::exception)";
-  }
-}
 
 int run_command_line(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"ozref: a bit-exact reference for GEMM emulation on tensor cores"};

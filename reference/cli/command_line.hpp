@@ -4,15 +4,15 @@
 // exhaustion, file system errors and any other exception a verb lets through). main() and the
 // whole-command fuzz target (fuzz/fuzz_cli.cpp) call it.
 #pragma once
-#include <exception>
 #include <ostream>
-#include <string>
+
+#include "ozref/error.hpp"
 
 namespace ozref::cli {
 
 int run_command_line(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 // The <file or option>: <problem> part of the message for an exception a verb let through.
-std::string failure_message(std::exception_ptr failure);
+using ozref::failure_message;
 
 }  // namespace ozref::cli

@@ -7,6 +7,8 @@
 #include <concepts>
 #include <string>
 
+#include "common/thread_limit.hpp"
+
 namespace ozref::cli {
 
 // Checks the text before CLI11 converts it (CLI11 validates first, then converts).
@@ -23,8 +25,7 @@ inline CLI::Option* add_finite_option(CLI::App* verb, const std::string& name, d
   return verb->add_option(name, target, help)->check(finite_in(lo, hi));
 }
 
-// --threads N: 0 (the default) for all cores, else 1..kMaxThreads (OpenMP cannot start 10^5).
-constexpr int kMaxThreads = 1024;
+// --threads N: 0 (the default) for all cores, else 1..kMaxThreads (common/thread_limit.hpp).
 inline CLI::Option* add_threads_option(CLI::App* verb, int& target) {
   return add_integer_option(verb, "--threads", target, 0, kMaxThreads, "threads (0, the default: all cores)");
 }

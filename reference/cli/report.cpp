@@ -6,8 +6,6 @@
 namespace ozref::cli {
 namespace {
 
-nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-
 std::string fixed(double v, const char* format) {
   char buf[32];
   std::snprintf(buf, sizeof buf, format, v);
@@ -30,22 +28,6 @@ std::string ulps_text(double v) {
 }
 
 }  // namespace
-
-nlohmann::json metrics_json(const AccuracyMetrics& m) {
-  return {
-      {"elements", m.elements},
-      {"bit_identical", m.bit_identical},
-      {"compared_elements", m.compared_elements},
-      {"erring_elements", m.erring_elements},
-      {"correct_bits_maxnorm", finite_or_null(m.correct_bits_maxnorm)},
-      {"correct_bits_elementwise_min", finite_or_null(m.correct_bits_elementwise_min)},
-      {"max_ulp_error", finite_or_null(m.max_ulp_error)},
-      {"zero_reference_elements", m.zero_reference_elements},
-      {"zero_reference_mismatches", m.zero_reference_mismatches},
-      {"nan_mismatches", m.nan_mismatches},
-      {"infinity_mismatches", m.infinity_mismatches},
-  };
-}
 
 void print_metrics(std::ostream& out, const std::string& title, const AccuracyMetrics& m) {
   out << title << "\n"

@@ -4,9 +4,6 @@
 #include "common/error.hpp"
 
 namespace ozref::cli {
-namespace {
-constexpr double kFullVerifyLimit = 33554432.0;  // m * n * k up to 2^25: full verification by default
-}  // namespace
 
 void add_run_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
   verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare")->capture_default_str();
@@ -47,19 +44,6 @@ SchemeInputs inputs_of(const RunArgs& args) {
   if (args.a.empty() || args.b.empty()) throw InputError("--a and --b go together");
   if (args.shape_given) throw InputError("--m, --n and --k are taken from --a and --b: give one or the other");
   return scheme_inputs_from_files(args.a, args.b, args.complex);
-}
-
-schemes::Verify default_verify(size_t m, size_t n, size_t k) {
-  return double(m) * double(n) * double(k) <= kFullVerifyLimit ? schemes::Verify::Full : schemes::Verify::Cheap;
-}
-
-schemes::Verify verify_level_of(const RunArgs& args, size_t m, size_t n, size_t k) {
-  return args.verify.empty() ? default_verify(m, n, k) : schemes::parse_verify(args.verify);
-}
-
-const char* verify_name(schemes::Verify v) {
-  const char* names[] = {"none", "cheap", "full"};
-  return names[static_cast<int>(v)];
 }
 
 }  // namespace ozref::cli

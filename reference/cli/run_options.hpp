@@ -3,6 +3,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include "api/verify_level.hpp"
 #include "cli/scheme_inputs.hpp"
 #include "cli/verbs.hpp"
 #include "schemes/registry.hpp"
@@ -13,10 +14,5 @@ void add_run_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args);
 schemes::SchemeOptions scheme_options_of(const RunArgs& args);
 // InputError for --a without --b, or --m/--n/--k with --a/--b.
 SchemeInputs inputs_of(const RunArgs& args);
-// Full verification up to m * n * k = 2^25, cheap beyond (the default of every verb that verifies).
-schemes::Verify default_verify(size_t m, size_t n, size_t k);
-// --verify, else the default.
-schemes::Verify verify_level_of(const RunArgs& args, size_t m, size_t n, size_t k);
-const char* verify_name(schemes::Verify v);
 
 }  // namespace ozref::cli

@@ -4,26 +4,6 @@
 
 namespace ozref::cli {
 
-nlohmann::json stages_json(const schemes::SchemeResult& r, bool with_subject) {
-  nlohmann::json stages = nlohmann::json::array();
-  for (const auto& s : r.stages) {
-    nlohmann::json j = {{"name", s.name},           {"checked", s.checked},           {"verified", s.verified()},
-                        {"violations", s.violations}, {"first_violation", s.first_violation}, {"notes", s.notes},
-                        {"seconds", s.seconds},     {"verify_seconds", s.verify_seconds}};
-    if (with_subject) {
-      const schemes::StageComparison& c = s.comparison;
-      j["present"] = c.present;
-      j["compared"] = c.compared;
-      j["identical"] = c.identical();
-      j["differing_elements"] = c.differing;
-      j["first_difference"] = c.first_difference;
-      if (!c.reproducer.empty()) j["reproducer"] = c.reproducer;
-    }
-    stages.push_back(j);
-  }
-  return stages;
-}
-
 void print_stages(std::ostream& out, const schemes::SchemeResult& r, bool with_subject) {
   out << "  stage        checked  verified  violations  seconds" << (with_subject ? "  subject      bit for bit" : "") << "\n";
   for (const auto& s : r.stages) {
@@ -44,12 +24,6 @@ void print_stages(std::ostream& out, const schemes::SchemeResult& r, bool with_s
     if (!s.comparison.reproducer.empty()) out << "      reproducer: " << s.comparison.reproducer << "\n";
     for (const std::string& note : s.notes) out << "      " << note << "\n";
   }
-}
-
-int stages_exit_code(const schemes::SchemeResult& r) {
-  for (const auto& s : r.stages)
-    if ((s.checked && !s.verified()) || !s.comparison.identical()) return 1;
-  return 0;
 }
 
 }  // namespace ozref::cli

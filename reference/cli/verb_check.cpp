@@ -1,15 +1,10 @@
 // ozref check --a A.npy --b B.npy --c C.npy [--json]: how close C is to the exact product.
 // An f8 C is compared with the product rounded to FP64, an f4 C with it rounded to FP32.
-#include <algorithm>
-#include <nlohmann/json.hpp>
-
-#include "cli/operands.hpp"
+#include "api/check_product.hpp"
+#include "api/report_json.hpp"
 #include "cli/options.hpp"
 #include "cli/report.hpp"
 #include "cli/verbs.hpp"
-#include "common/error.hpp"
-#include "exact/exact_gemm.hpp"
-#include "exact/metrics.hpp"
 #include "io/json_text.hpp"
 #include "io/npy.hpp"
 
@@ -17,35 +12,13 @@ namespace ozref::cli {
 
 int run_check(const CheckArgs& args, std::ostream& out) {
   const Operands ops = load_operands(args.a, args.b);
-  const NpyArray c = read_npy(args.c);
-  if (c.shape.size() != 2 || c.shape[0] != ops.a.rows || c.shape[1] != ops.b.cols)
-    throw InputError(args.c + ": C must be " + std::to_string(ops.a.rows) + "x" +
-                     std::to_string(ops.b.cols) + " to match A and B");
-  if (c.dtype != DType::F8 && c.dtype != DType::F4)
-    throw InputError(args.c + ": expected dtype f8 or f4, got " + std::string(dtype_name(c.dtype)));
-  const ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = args.threads});
-  AccuracyMetrics m;
-  if (c.dtype == DType::F8) {
-    m = measure(matrix_from_npy(c, args.c).data, e);
-  } else {
-    std::vector<float> cf(c.elements());
-    // std::copy, not memcpy: an empty C's data() may be null, which memcpy must not be given
-    std::copy(c.data.begin(), c.data.end(), reinterpret_cast<uint8_t*>(cf.data()));
-    m = measure(cf, e);
-  }
-  const char* precision = c.dtype == DType::F8 ? "fp64" : "fp32";
+  const CheckOutcome r = check_product(ops, read_npy(args.c), args.c, args.threads);
   if (args.json) {
-    nlohmann::json j = metrics_json(m);
-    j["m"] = e.rows;
-    j["n"] = e.cols;
-    j["k"] = e.depth;
-    j["c_precision"] = precision;
-    out << json_text(j) << "\n";
+    out << json_text(check_json(r)) << "\n";
   } else {
-    out << "C = " << args.c << " (" << precision << ") against the exact product of " << args.a
-        << " and " << args.b << ", m = " << e.rows << ", n = " << e.cols << ", k = " << e.depth
-        << "\n";
-    print_metrics(out, "accuracy", m);
+    out << "C = " << args.c << " (" << r.c_precision << ") against the exact product of " << args.a << " and " << args.b
+        << ", m = " << r.m << ", n = " << r.n << ", k = " << r.k << "\n";
+    print_metrics(out, "accuracy", r.metrics);
   }
   return 0;
 }

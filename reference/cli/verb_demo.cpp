@@ -3,7 +3,7 @@
 #include <climits>
 #include <nlohmann/json.hpp>
 
-#include "cli/operands.hpp"
+#include "api/operands.hpp"
 #include "cli/options.hpp"
 #include "cli/report.hpp"
 #include "cli/verbs.hpp"

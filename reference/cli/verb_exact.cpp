@@ -1,5 +1,5 @@
 // ozref exact --a A.npy --b B.npy --out C.npy: the exact product, rounded once to FP64.
-#include "cli/operands.hpp"
+#include "api/operands.hpp"
 #include "cli/options.hpp"
 #include "cli/verbs.hpp"
 #include "exact/exact_gemm.hpp"

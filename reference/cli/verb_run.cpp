@@ -1,35 +1,29 @@
 // ozref run: a scheme on the CPU emulator, every stage verified against exact arithmetic, the
 // result checked against the exact product; optionally the trace of every stage (--dump).
-#include <nlohmann/json.hpp>
-
+#include "api/report_json.hpp"
+#include "api/scheme_run.hpp"
 #include "cli/report.hpp"
 #include "cli/run_options.hpp"
 #include "cli/stage_table.hpp"
 #include "cli/verbs.hpp"
-#include "common/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
 #include "io/npy.hpp"
-#include "schemes/manifest.hpp"
-#include "schemes/pipeline/runner.hpp"
 
 namespace ozref::cli {
 namespace {
 
-void print_report(std::ostream& out, const RunArgs& args, const schemes::Scheme& s, const std::string& source,
-                  const schemes::SchemeResult& r, const char* verify) {
+void print_report(std::ostream& out, const RunArgs& args, const SchemeRun& run) {
+  const schemes::Scheme& s = run.scheme;
+  const schemes::SchemeResult& r = run.result;
   // A scheme that models one machine names its architecture (gemmul8@2.0.14: sm_90).
   const std::string arch = s.resolved.contains("arch") ? s.resolved["arch"].get<std::string>() : args.arch;
   if (args.json) {
-    nlohmann::json j = {{"scheme", s.name}, {"arch", arch}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"options", s.options},
-                        {"resolved", s.resolved}, {"verify", verify}, {"source", source}, {"low_precision_gemms", r.low_precision_gemms},
-                        {"stages", stages_json(r, false)}, {"exact", r.exact}, {"exactness_conditions", r.exactness_conditions},
-                        {"accuracy", metrics_json(r.accuracy)}, {"pipeline_seconds", r.pipeline_seconds}, {"seconds", r.seconds}};
-    out << json_text(j) << "\n";
+    out << json_text(run_json(s, arch, run.source, r, verify_name(run.verify))) << "\n";
     return;
   }
-  out << "ozref run: " << s.name << " on " << arch << ", " << s.m << "x" << s.n << "x" << s.k << " (" << source << "), options "
-      << s.options.dump() << ", verify " << verify << "\n\n";
+  out << "ozref run: " << s.name << " on " << arch << ", " << s.m << "x" << s.n << "x" << s.k << " (" << run.source << "), options "
+      << s.options.dump() << ", verify " << verify_name(run.verify) << "\n\n";
   print_stages(out, r, false);
   out << "\n  low-precision GEMMs: " << r.low_precision_gemms << "\n  exact (all stages verified, bound held): " << (r.exact ? "yes" : "NO")
       << "\n  pipeline: " << r.pipeline_seconds << " s, total (with the accuracy measurement): " << r.seconds << " s\n\n";
@@ -41,15 +35,13 @@ void print_report(std::ostream& out, const RunArgs& args, const schemes::Scheme&
 int run_run(const RunArgs& args, std::ostream& out) {
   if (!args.out.empty()) check_output_file(args.out, "--out");
   if (!args.dump.empty()) prepare_output_folder(args.dump, "--dump");
-  SchemeInputs x = inputs_of(args);
-  const schemes::Scheme s = schemes::build_scheme(args.scheme, scheme_options_of(args), x.m, x.n, x.k);
-  const schemes::Verify verify = verify_level_of(args, x.m, x.n, x.k);
-  std::unique_ptr<TraceWriter> trace;
-  if (!args.dump.empty()) trace = std::make_unique<TraceWriter>(args.dump, schemes::trace_header(s, x.source, args.seed));
-  const schemes::SchemeResult r = schemes::run_scheme(s, std::move(x.arrays), {.verify = verify, .threads = args.threads, .trace = trace.get()});
-  if (trace) trace->finish();
+  const SchemeRun run = run_named_scheme(
+      {.scheme = args.scheme, .options = scheme_options_of(args), .verify = args.verify, .threads = args.threads, .dump = args.dump,
+       .seed = args.seed},
+      inputs_of(args));
+  const schemes::SchemeResult& r = run.result;
   if (!args.out.empty()) write_npy(args.out, args.complex ? npy_from_complex(r.c, r.c_imag) : npy_from_matrix(r.c));
-  print_report(out, args, s, x.source, r, verify_name(verify));
+  print_report(out, args, run);
   return stages_exit_code(r);
 }
 

@@ -1,15 +1,12 @@
 // Bad input is reported as an InputError whose message names the file, field or index at fault;
 // the command line turns it into a message on stderr and a non-zero exit.
+// InputError itself is part of the public interface (include/ozref/error.hpp).
 #pragma once
-#include <stdexcept>
 #include <string>
 
-namespace ozref {
+#include "ozref/error.hpp"
 
-class InputError : public std::runtime_error {
- public:
-  explicit InputError(const std::string& what) : std::runtime_error(what) {}
-};
+namespace ozref {
 
 // User text as an error message quotes it: in single quotes, cut after `limit` characters (with
 // the full length), so that a 10 MB operand does not end up in the message.

@@ -1,0 +1,20 @@
+// The exact product of two matrices, rounded once: what `ozref exact` writes.
+#pragma once
+#include "ozref/array.hpp"
+
+namespace ozref::api {
+
+struct ExactProduct {
+  size_t m = 0, n = 0, k = 0;
+  Matrix<double> fp64;  // each element of A*B rounded to nearest-even FP64 (+-Inf past its range)
+  Matrix<float> fp32;   // each element rounded once to nearest-even FP32 (not via FP64)
+  // E - fp64 rounded to FP64 (0 where fp64 is not finite): fp64 + residual is E's double-double
+  // form, good for locating the worst element of a C (ozref.testing does).
+  Matrix<double> residual;
+};
+
+// A (m x k) times B (k x n), each f8 or f4 (widened exactly). InputError for other dtypes, for
+// shapes that do not agree, and for a product beyond the memory budget. threads 0: all cores.
+ExactProduct exact(const ArrayRef& a, const ArrayRef& b, int threads = 0);
+
+}  // namespace ozref::api

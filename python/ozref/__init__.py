@@ -1,0 +1,128 @@
+"""ozref: bit-exact references for GEMM emulation on tensor cores (docs/python.md).
+
+The functions take NumPy arrays, and PyTorch, CuPy or JAX tensors through DLPack; they give the
+results of the ozref command's verbs (exact, check, run, mma-check, verify-trace, lockstep) and
+raise InputError (a ValueError) with the command's messages for bad input.
+"""
+
+import json as _json
+from typing import Optional
+
+import numpy as _np
+
+from . import _ozref
+from ._arrays import byte_rows as _byte_rows
+from ._arrays import host_array as _host_array
+from ._ozref import InputError
+from ._results import RunResult, StageReport
+
+__all__ = ["InputError", "GpuUnavailable", "RunResult", "StageReport", "exact", "check", "run", "mma", "instruction",
+           "instructions", "architectures", "schemes", "verify_trace", "lockstep", "testing"]
+
+
+class GpuUnavailable(RuntimeError):
+    """lockstep() found no GPU it can use, or ozref was built without CUDA (the reason is the message)."""
+
+
+def exact(A, B, *, dtype="float64", threads: int = 0) -> _np.ndarray:
+    """The exact product A @ B rounded once to `dtype` (float64 or float32), as `ozref exact`."""
+    fp64, fp32, _, _ = _ozref.exact(_host_array(A, "argument A"), _host_array(B, "argument B"), threads)
+    if _np.dtype(dtype) == _np.float64:
+        return fp64
+    if _np.dtype(dtype) == _np.float32:
+        return fp32
+    raise InputError(f"dtype: expected float64 or float32, got {_np.dtype(dtype)}")
+
+
+def check(A, B, C, *, threads: int = 0) -> dict:
+    """C against the exact product of A and B: the metrics `ozref check --json` prints (a float64 C
+    against the product rounded to FP64, a float32 C against it rounded to FP32)."""
+    return _json.loads(_ozref.check(_host_array(A, "argument A"), _host_array(B, "argument B"),
+                                    _host_array(C, "argument C"), threads))
+
+
+def _count(value, name):
+    """A count option: None (the scheme's default) or a positive integer."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)) or value < 1:
+        raise InputError(f"{name}: {value!r} is not a positive integer")
+    return int(value)
+
+
+def _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, verify, threads, dump):
+    moduli, slices = _count(moduli, "moduli"), _count(slices, "slices")
+    return _ozref.RunOptions(arch, op or "", mode or "", crt or "", slicing or "", accumulate or "", moduli, slices,
+                             verify or "", threads, str(dump) if dump else "")
+
+
+def run(scheme: str, A, B, *, arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None,
+        crt: Optional[str] = None, slicing: Optional[str] = None, accumulate: Optional[str] = None,
+        moduli: Optional[int] = None, slices: Optional[int] = None, verify: Optional[str] = None, threads: int = 0,
+        dump=None) -> RunResult:
+    """A scheme on the CPU emulator, every stage verified, as `ozref run --a A.npy --b B.npy`.
+    complex128 A and B make a complex run. `dump`: a folder for the trace of every stage."""
+    options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, verify, threads, dump)
+    report, c, code = _ozref.run(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
+    return RunResult(_json.loads(report), c, code)
+
+
+def verify_trace(path, *, a=None, b=None, verify: Optional[str] = None, reproducers=None, threads: int = 0) -> RunResult:
+    """A trace folder verified stage by stage, as `ozref verify-trace PATH` (a, b: .npy files of the
+    inputs when the trace holds none)."""
+    options = _ozref.VerifyTraceOptions(str(a) if a else "", str(b) if b else "", verify or "",
+                                        str(reproducers) if reproducers else "", threads)
+    report, c, code = _ozref.verify_trace(str(path), options)
+    return RunResult(_json.loads(report), c, code)
+
+
+def lockstep(scheme: str, A, B, *, lockstep: str = "resync", gemm: str = "mma", fault: Optional[str] = None,
+             arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None, crt: Optional[str] = None,
+             slicing: Optional[str] = None, accumulate: Optional[str] = None, moduli: Optional[int] = None,
+             slices: Optional[int] = None, verify: Optional[str] = None, threads: int = 0, dump=None) -> RunResult:
+    """A scheme on the GPU twins of its stages and on the CPU, compared stage by stage, as
+    `ozref lockstep`. Raises GpuUnavailable (with the reason) where no GPU can be used."""
+    options = _ozref.LockstepOptions(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, verify, threads, dump),
+                                     lockstep, gemm, fault or "")
+    available, why_not, _, result = _ozref.lockstep(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
+    if not available:
+        raise GpuUnavailable(why_not)
+    report, c, code = result
+    return RunResult(_json.loads(report), c, code)
+
+
+def mma(op: str, a, b, c, *, arch: str = "sm_90", scale_a=None, scale_b=None):
+    """D = the instruction `op` (a PTX op string) of `arch`'s model on one output element's operands,
+    as bit patterns: a and b the element's row of A and column of B along K as the instruction's
+    operand bytes (bytes or uint8), c the accumulator's 32-bit pattern. With 2-D a and b (one row
+    per element) and a 1-D c, D for every row (a uint32 array); else D as an int."""
+    single = _np.ndim(c) == 0
+    rows_a, rows_b = _byte_rows(a, "argument a"), _byte_rows(b, "argument b")
+    cs = _np.ascontiguousarray(_np.atleast_1d(_np.asarray(c, dtype=_np.int64)))
+    if cs.size and (cs.min() < 0 or cs.max() > 0xFFFFFFFF):
+        raise InputError("argument c: expected 32-bit patterns (0 .. 0xFFFFFFFF)")
+    empty = _np.zeros((len(cs), 0), dtype=_np.uint8)
+    sa = _byte_rows(scale_a, "argument scale_a") if scale_a is not None else empty
+    sb = _byte_rows(scale_b, "argument scale_b") if scale_b is not None else empty
+    d = _ozref.mma(op, rows_a, rows_b, cs.astype(_np.uint32), sa, sb, arch)
+    return int(d[0]) if single and len(d) == 1 else d
+
+
+def instruction(op: str, arch: str = "sm_90") -> dict:
+    """What the model knows of an instruction: kind, k, operand and scale bytes, evidence."""
+    return _ozref.instruction(op, arch)
+
+
+def instructions(arch: str = "sm_90") -> list:
+    return _ozref.instructions(arch)
+
+
+def architectures() -> list:
+    return _ozref.architectures()
+
+
+def schemes() -> list:
+    return _ozref.schemes()
+
+
+from . import testing  # noqa: E402  (it uses the functions above)

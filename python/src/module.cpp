@@ -1,0 +1,131 @@
+// ozref._ozref: the extension under the Python package ozref (python/ozref/__init__.py turns its
+// plain results into the package's objects). Every call goes through the public C++ interface
+// (include/ozref/), releases the GIL while the library computes, and raises the command's
+// messages (errors.hpp).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "arrays.hpp"
+#include "errors.hpp"
+#include "ozref/ozref.hpp"
+
+namespace py = pybind11;
+using namespace ozref;
+using ozref::python::array_ref;
+using ozref::python::to_numpy;
+
+namespace {
+
+using Array = py::array;
+
+// A scheme run's result for the package: its report (the command's JSON), C, and the exit code.
+py::tuple run_tuple(api::RunResult&& r) {
+  py::object c = r.c_imag.rows == 0 ? py::object(to_numpy(std::move(r.c))) : py::object(ozref::python::to_numpy_complex(r.c, r.c_imag));
+  return py::make_tuple(r.json, c, r.exit_code);
+}
+
+api::RunOptions run_options(const std::string& arch, const std::string& op, const std::string& mode, const std::string& crt,
+                            const std::string& slicing, const std::string& accumulate, size_t moduli, size_t slices,
+                            const std::string& verify, int threads, const std::string& dump) {
+  return {.scheme = {.arch = arch, .op = op, .mode = mode, .crt = crt, .slicing = slicing, .accumulate = accumulate, .moduli = moduli,
+                     .slices = slices},
+          .verify = verify, .threads = threads, .dump = dump};
+}
+
+py::tuple exact(const Array& a, const Array& b, int threads) {
+  const api::ArrayRef ra = array_ref(a, "argument A"), rb = array_ref(b, "argument B");
+  api::ExactProduct e;
+  {
+    py::gil_scoped_release unlocked;
+    e = api::exact(ra, rb, threads);
+  }
+  return py::make_tuple(to_numpy(std::move(e.fp64)), to_numpy(std::move(e.fp32)), to_numpy(std::move(e.residual)), e.k);
+}
+
+std::string check(const Array& a, const Array& b, const Array& c, int threads) {
+  const api::ArrayRef ra = array_ref(a, "argument A"), rb = array_ref(b, "argument B"), rc = array_ref(c, "argument C");
+  py::gil_scoped_release unlocked;
+  return api::check(ra, rb, rc, threads).json;
+}
+
+py::tuple run(const std::string& scheme, const Array& a, const Array& b, const api::RunOptions& options) {
+  const api::ArrayRef ra = array_ref(a, "argument A"), rb = array_ref(b, "argument B");
+  api::RunResult r;
+  {
+    py::gil_scoped_release unlocked;
+    r = api::run(scheme, ra, rb, options);
+  }
+  return run_tuple(std::move(r));
+}
+
+py::tuple verify_trace(const std::string& dir, const api::VerifyTraceOptions& options) {
+  api::RunResult r;
+  {
+    py::gil_scoped_release unlocked;
+    r = api::verify_trace(dir, options);
+  }
+  return run_tuple(std::move(r));
+}
+
+py::tuple lockstep(const std::string& scheme, const Array& a, const Array& b, const api::LockstepOptions& options) {
+  const api::ArrayRef ra = array_ref(a, "argument A"), rb = array_ref(b, "argument B");
+  api::LockstepResult r;
+  {
+    py::gil_scoped_release unlocked;
+    r = api::lockstep(scheme, ra, rb, options);
+  }
+  if (!r.available) return py::make_tuple(false, r.why_not, r.device, py::none());
+  return py::make_tuple(true, r.why_not, r.device, run_tuple(std::move(r.result)));
+}
+
+std::span<const uint8_t> bytes_of(const py::array_t<uint8_t, py::array::c_style>& a) { return {a.data(), static_cast<size_t>(a.size())}; }
+
+py::array_t<uint32_t> mma(const std::string& op, const py::array_t<uint8_t, py::array::c_style>& a,
+                          const py::array_t<uint8_t, py::array::c_style>& b, const py::array_t<uint32_t, py::array::c_style>& c,
+                          const py::array_t<uint8_t, py::array::c_style>& scale_a, const py::array_t<uint8_t, py::array::c_style>& scale_b,
+                          const std::string& arch) {
+  const api::MmaBatch x{bytes_of(a), bytes_of(b), {c.data(), static_cast<size_t>(c.size())}, bytes_of(scale_a), bytes_of(scale_b)};
+  std::vector<uint32_t> d;
+  {
+    py::gil_scoped_release unlocked;
+    d = api::mma(op, x, arch);
+  }
+  return py::array_t<uint32_t>(static_cast<py::ssize_t>(d.size()), d.data());
+}
+
+py::dict instruction_dict(const api::Instruction& i) {
+  py::dict d;
+  d["op"] = i.op, d["kind"] = i.kind, d["k"] = i.k, d["operand_bytes"] = i.operand_bytes, d["scale_bytes"] = i.scale_bytes;
+  d["evidence"] = i.evidence;
+  return d;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_ozref, m) {
+  m.doc() = "ozref's C++ library (the package ozref is its interface)";
+  ozref::python::register_errors(m);
+  py::class_<api::RunOptions>(m, "RunOptions").def(py::init(&run_options));
+  py::class_<api::VerifyTraceOptions>(m, "VerifyTraceOptions")
+      .def(py::init([](std::string a, std::string b, std::string verify, std::string reproducers, int threads) {
+        return api::VerifyTraceOptions{std::move(a), std::move(b), std::move(verify), std::move(reproducers), threads};
+      }));
+  py::class_<api::LockstepOptions>(m, "LockstepOptions")
+      .def(py::init([](api::RunOptions run, std::string lockstep, std::string gemm, std::string fault) {
+        return api::LockstepOptions{std::move(run), std::move(lockstep), std::move(gemm), std::move(fault)};
+      }));
+  m.def("exact", &exact);
+  m.def("check", &check);
+  m.def("run", &run);
+  m.def("verify_trace", &verify_trace);
+  m.def("lockstep", &lockstep);
+  m.def("mma", &mma);
+  m.def("instruction", [](const std::string& op, const std::string& arch) { return instruction_dict(api::instruction(op, arch)); });
+  m.def("instructions", [](const std::string& arch) {
+    py::list out;
+    for (const api::Instruction& i : api::instructions(arch)) out.append(instruction_dict(i));
+    return out;
+  });
+  m.def("architectures", &api::architectures);
+  m.def("schemes", &api::schemes);
+}

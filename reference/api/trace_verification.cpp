@@ -1,0 +1,40 @@
+#include "api/trace_verification.hpp"
+
+#include "api/scheme_inputs.hpp"
+#include "api/verify_level.hpp"
+#include "common/error.hpp"
+#include "schemes/manifest.hpp"
+#include "schemes/pipeline/runner.hpp"
+#include "trace/trace_subject.hpp"
+
+namespace ozref {
+namespace {
+
+schemes::Arrays inputs_of(const TraceVerificationRequest& request, const TraceSubject& trace, const schemes::Scheme& s) {
+  if (request.a.empty() && request.b.empty()) return trace.inputs(s);
+  if (request.a.empty() || request.b.empty()) throw InputError("--a and --b go together");
+  SchemeInputs x = scheme_inputs_from_files(request.a, request.b, s.parts == 2);
+  if (x.m != s.m || x.n != s.n || x.k != s.k)
+    throw InputError("--a and --b are " + std::to_string(x.m) + "x" + std::to_string(x.k) + " and " + std::to_string(x.k) + "x" +
+                     std::to_string(x.n) + " but the manifest says m = " + std::to_string(s.m) + ", n = " + std::to_string(s.n) +
+                     ", k = " + std::to_string(s.k));
+  return std::move(x.arrays);
+}
+
+}  // namespace
+
+TraceVerification verify_trace_folder(const TraceVerificationRequest& request) {
+  Manifest manifest = read_manifest(request.dir);
+  TraceVerification v{.scheme = schemes::scheme_of_manifest(manifest.json, manifest.path)};
+  const schemes::Scheme& s = v.scheme;
+  TraceSubject trace(std::move(manifest), s);
+  schemes::Arrays inputs = inputs_of(request, trace, s);
+  v.verify = verify_level(request.verify, s.m, s.n, s.k);
+  v.result = schemes::run_scheme(
+      s, std::move(inputs),
+      {.verify = v.verify, .threads = request.threads, .subject = &trace,
+       .reproducers = request.reproducers.empty() ? request.dir + "/reproducers" : request.reproducers});
+  return v;
+}
+
+}  // namespace ozref
