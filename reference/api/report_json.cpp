@@ -52,9 +52,13 @@ nlohmann::json check_json(const CheckOutcome& r) {
   return j;
 }
 
-nlohmann::json run_json(const schemes::Scheme& s, const std::string& arch, const std::string& source, const schemes::SchemeResult& r,
+std::string arch_of(const schemes::Scheme& s, const std::string& given_arch) {
+  return s.resolved.contains("arch") ? s.resolved["arch"].get<std::string>() : given_arch;
+}
+
+nlohmann::json run_json(const schemes::Scheme& s, const std::string& given_arch, const std::string& source, const schemes::SchemeResult& r,
                         const char* verify) {
-  return {{"scheme", s.name}, {"arch", arch}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"options", s.options},
+  return {{"scheme", s.name}, {"arch", arch_of(s, given_arch)}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"options", s.options},
           {"resolved", s.resolved}, {"verify", verify}, {"source", source}, {"low_precision_gemms", r.low_precision_gemms},
           {"stages", stages_json(r, false)}, {"exact", r.exact}, {"exactness_conditions", r.exactness_conditions},
           {"accuracy", metrics_json(r.accuracy)}, {"pipeline_seconds", r.pipeline_seconds}, {"seconds", r.seconds}};

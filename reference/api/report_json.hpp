@@ -18,8 +18,11 @@ nlohmann::json metrics_json(const AccuracyMetrics& m);
 // Each stage's report; with a subject, its comparison with the CPU too.
 nlohmann::json stages_json(const schemes::SchemeResult& r, bool with_subject);
 nlohmann::json check_json(const CheckOutcome& r);
-// `ozref run --json`: `arch` as given, `source` where the inputs came from.
-nlohmann::json run_json(const schemes::Scheme& s, const std::string& arch, const std::string& source, const schemes::SchemeResult& r,
+// A scheme that models one machine names its architecture (gemmul8@2.0.14: sm_90); others run on
+// the one given.
+std::string arch_of(const schemes::Scheme& s, const std::string& given_arch);
+// `ozref run --json`: `arch` from arch_of, `source` where the inputs came from.
+nlohmann::json run_json(const schemes::Scheme& s, const std::string& given_arch, const std::string& source, const schemes::SchemeResult& r,
                         const char* verify);
 // `ozref verify-trace --json`.
 nlohmann::json verify_trace_json(const std::string& dir, const schemes::Scheme& s, const schemes::SchemeResult& r);

@@ -16,13 +16,11 @@ namespace {
 void print_report(std::ostream& out, const RunArgs& args, const SchemeRun& run) {
   const schemes::Scheme& s = run.scheme;
   const schemes::SchemeResult& r = run.result;
-  // A scheme that models one machine names its architecture (gemmul8@2.0.14: sm_90).
-  const std::string arch = s.resolved.contains("arch") ? s.resolved["arch"].get<std::string>() : args.arch;
   if (args.json) {
-    out << json_text(run_json(s, arch, run.source, r, verify_name(run.verify))) << "\n";
+    out << json_text(run_json(s, args.arch, run.source, r, verify_name(run.verify))) << "\n";
     return;
   }
-  out << "ozref run: " << s.name << " on " << arch << ", " << s.m << "x" << s.n << "x" << s.k << " (" << run.source << "), options "
+  out << "ozref run: " << s.name << " on " << arch_of(s, args.arch) << ", " << s.m << "x" << s.n << "x" << s.k << " (" << run.source << "), options "
       << s.options.dump() << ", verify " << verify_name(run.verify) << "\n\n";
   print_stages(out, r, false);
   out << "\n  low-precision GEMMs: " << r.low_precision_gemms << "\n  exact (all stages verified, bound held): " << (r.exact ? "yes" : "NO")
