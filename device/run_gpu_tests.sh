@@ -163,6 +163,28 @@ case_ "ozaki2-fp8-free-running" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 
 case_ "ozaki2-fp8-wgmma" 0,1 identical-inexact-gemms -- --scheme ozaki2-fp8 --arch sm_90 --op "$wg.f32.e4m3.e4m3" --m 64 --n 64 --k 256
 case_ "ozaki2-fp8-wgmma-exact-k64" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --op "$wg.f32.e4m3.e4m3" --m 33 --n 65 --k 64
 case_ "ozaki2-fp8-wgmma-k-65536" 1 identical-inexact-gemms -- --scheme ozaki2-fp8 --arch sm_90 --op "$wg.f32.e4m3.e4m3" --mode fast --m 8 --n 8 --k 65536
+# ozaki2-fp4 on an H200: every stage but bound and gemm (Blackwell's FP4 instructions, run by the
+# CPU model of sm_120's mma.sync and sm_100's tcgen05) on the GPU.
+for dist in randn phi:0 phi:2 phi:4 integers:1000; do
+  case_ "ozaki2-fp4-$dist" 0 identical -- --scheme ozaki2-fp4 --arch sm_120 --dist "$dist" --m 64 --n 48 --k 1000
+done
+case_ "ozaki2-fp4-scaled2^300" 0 identical -- --scheme ozaki2-fp4 --arch sm_120 --a "$out/inputs/scaled_a.npy" --b "$out/inputs/scaled_b.npy"
+for shape in "1 1 1" "7 7 7" "1 33 4097" "1000 7 33"; do
+  set -- $shape
+  case_ "ozaki2-fp4-shape-$1x$2x$3" 0 identical -- --scheme ozaki2-fp4 --arch sm_100 --dist phi:1 --m "$1" --n "$2" --k "$3"
+done
+for mode in fast accurate; do
+  for crt in exact garner dd; do
+    case_ "ozaki2-fp4-$mode-$crt" 0 identical -- --scheme ozaki2-fp4 --arch sm_120 --mode "$mode" --crt "$crt" --dist phi:2 --m 40 --n 36 --k 512
+  done
+done
+case_ "ozaki2-fp4-moduli-8" 0 identical -- --scheme ozaki2-fp4 --arch sm_120 --moduli 8 --dist randn --m 40 --n 36 --k 512
+case_ "ozaki2-fp4-k-bound-116509" 0 identical -- --scheme ozaki2-fp4 --arch sm_120 --dist integers:1000 --m 2 --n 3 --k 116509
+case_ "ozaki2-fp4-complex" 0 identical -- --scheme ozaki2-fp4 --arch sm_120 --complex --dist phi:1 --m 33 --n 20 --k 700
+case_ "ozaki2-fp4-free-running" 0 identical -- --scheme ozaki2-fp4 --arch sm_120 --lockstep free --dist phi:1 --m 64 --n 64 --k 256
+for fault in truncate.a residues.b split.a split.b recombine.c crt.c unscale.c; do
+  case_ "ozaki2-fp4-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki2-fp4 --arch sm_120 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
+done
 # ozaki2-int8 and rare on the INT8 wgmma kernel.
 for shape in "64 48 1000" "1000 7 33" "33 33 4097" "1 1 1"; do
   set -- $shape

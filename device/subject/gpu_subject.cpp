@@ -41,7 +41,7 @@ std::vector<std::string> gpu_stages(const Scheme& scheme) {
 
 std::unique_ptr<Subject> make_gpu_subject(const Scheme& scheme, const GpuOptions& options) {
   if (twin_names(scheme).empty())
-    throw InputError("lockstep: no GPU twins of " + scheme.name + " on this GPU (implemented: ozaki2-int8, ozaki2-fp8, rare, ozaki1-int8)");
+    throw InputError("lockstep: no GPU twins of " + scheme.name + " on this GPU (implemented: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, rare, ozaki1-int8)");
   if (options.gemm != "mma" && options.gemm != "cublaslt") throw InputError("lockstep: unknown --gemm '" + options.gemm + "' (known: mma, cublaslt)");
   if (!options.fault.empty() && options.fault.find('.') == std::string::npos)
     throw InputError("lockstep: --plant-fault takes <stage>.<array>, got '" + options.fault + "'");

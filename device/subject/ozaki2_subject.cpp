@@ -1,5 +1,5 @@
-// The GPU subject of the Ozaki-II schemes: ozaki2-int8 and ozaki2-fp8 (real and complex), and the
-// stages rare shares with ozaki2-int8 (subjects.hpp).
+// The GPU subject of the Ozaki-II schemes: ozaki2-int8, ozaki2-fp8 and ozaki2-fp4 (real and
+// complex), and the stages rare shares with ozaki2-int8 (subjects.hpp).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -17,7 +17,7 @@
 #include "schemes/pipeline/gpu.hpp"
 #include "subject/subjects.hpp"
 #include "stages/ozaki2/crt_tables.hpp"
-#include "stages/ozaki2/fp8_products.hpp"
+#include "stages/ozaki2/limb_products.hpp"
 #include "stages/ozaki2/twins.hpp"
 
 namespace ozref::schemes {
@@ -26,10 +26,11 @@ namespace {
 using device::DeviceArray;
 namespace twins = device::ozaki2;
 
-// The stages of `scheme` with GPU twins: ozaki2-int8's and ozaki2-fp8's (their scale in the fast and
-// accurate modes; their GEMMs, bound's too, where ozref's kernels issue the scheme's instruction),
-// and those rare shares with ozaki2-int8 (its reduce is the same residue; its scale and round stay
-// on the CPU).
+// The stages of `scheme` with GPU twins: ozaki2-int8's, ozaki2-fp8's and ozaki2-fp4's (their scale
+// in the fast and accurate modes; their GEMMs, bound's too, where ozref's kernels issue the
+// scheme's instruction: not FP4's, Blackwell's, which no kernel of ozref issues yet), and those
+// rare shares with ozaki2-int8 (its reduce is the same residue; its scale and round stay on the
+// CPU).
 }  // namespace
 
 std::set<std::string> ozaki2_twin_names(const Scheme& scheme) {
@@ -41,10 +42,10 @@ std::set<std::string> ozaki2_twin_names(const Scheme& scheme) {
     if (gemms) names.insert({"gemm", "correction"});
     return names;
   }
-  if (scheme.name == "ozaki2-fp8") {
+  if (scheme.name == "ozaki2-fp8" || scheme.name == "ozaki2-fp4") {
     std::set<std::string> names = {"truncate", "residues", "split", "recombine", "complex", "crt", "unscale"};
     if (mode != "gemmul8-fast") names.insert("scale");
-    if (gemms) names.insert({"bound", "gemm"});
+    if (gemms && scheme.name == "ozaki2-fp8") names.insert({"bound", "gemm"});
     return names;
   }
   if (scheme.name != "ozaki2-int8") return {};
@@ -61,7 +62,12 @@ class Ozaki2Subject final : public Subject {
   Ozaki2Subject(const Scheme& s, const GpuOptions& o)
       : scheme_(s.name), instruction_(s.resolved.value("instruction", "")), options_(o), moduli_(s.resolved.value("moduli", std::vector<int64_t>{})), crt_(moduli_),
         mode_(s.options.value("mode", "accurate")), dd_(s.options.value("crt", "exact") == "dd"), names_(ozaki2_twin_names(s)) {
-    if (scheme_ == "ozaki2-fp8") fp8_ = twins::fp8_products(moduli_.size());
+    if (scheme_ == "ozaki2-fp8") limbs_ = twins::limb_products(Ozaki2Variant::Fp8, moduli_.size());
+    if (scheme_ == "ozaki2-fp4") {
+      limbs_ = twins::limb_products(Ozaki2Variant::Fp4, moduli_.size());
+      two_limb_tables_ = DeviceArray<int8_t>(2 * limbs_.table_pairs);
+      twins::two_limb_tables(limbs_.products, two_limb_tables_.get());
+    }
     shape_ = {s.m, s.n, s.k, s.parts, s.parts == 2 ? size_t{3} : size_t{1}, moduli_.size()};
     words_ = twins::crt_words(crt_);
     device_moduli_ = DeviceArray<int64_t>(moduli_.data(), moduli_.size());
@@ -106,7 +112,8 @@ class Ozaki2Subject final : public Subject {
     DeviceArray<int32_t> row(shape_.m), col(shape_.n);
     if (mode_ == "accurate") {
       const auto u = upload<int32_t>(in, "bound", "row_exp"), v = upload<int32_t>(in, "bound", "col_exp");
-      if (fp8()) twins::scale_accurate(shape_, upload<float>(in, "bound", "c").get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
+      if (fp_limbs()) twins::scale_accurate(shape_, upload<float>(in, "bound", "c").get(), fp8() ? 0 : twins::kE2M1OutputExponent, u.get(), v.get(),
+                                            log2_bound(), row.get(), col.get());
       else twins::scale_accurate(shape_, upload<int32_t>(in, "bound", "c").get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
     } else if (mode_ == "fast") {
       const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
@@ -140,10 +147,15 @@ class Ozaki2Subject final : public Subject {
   }
 
   void split(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto ra = upload<int16_t>(in, "residues", "a"), rb = upload<int16_t>(in, "residues", "b");
-    const size_t rows = fp8_.limb_base.back() * shape_.P;
+    const size_t rows = limbs_.limb_base.back() * shape_.P;
     DeviceArray<int8_t> la(rows * shape_.m * shape_.k), lb(rows * shape_.n * shape_.k);
-    twins::split(shape_, ra.get(), rb.get(), fp8_.products, fp8_.limb_base, la.get(), lb.get());
+    if (scheme_ == "ozaki2-fp4") {  // moduli of at most 169: int8 residues
+      const auto ra = upload<int8_t>(in, "residues", "a"), rb = upload<int8_t>(in, "residues", "b");
+      twins::split(shape_, ra.get(), rb.get(), limbs_.products, limbs_.limb_base, two_limb_tables_.get(), la.get(), lb.get());
+    } else {
+      const auto ra = upload<int16_t>(in, "residues", "a"), rb = upload<int16_t>(in, "residues", "b");
+      twins::split(shape_, ra.get(), rb.get(), limbs_.products, limbs_.limb_base, la.get(), lb.get());
+    }
     download(la, out, s, "a"), download(lb, out, s, "b");
   }
 
@@ -162,13 +174,13 @@ class Ozaki2Subject final : public Subject {
   void fp8_gemm(const Stage& s, const Arrays& in, Arrays& out) {
     const auto la = e4m3(upload<int8_t>(in, "split", "a")), lb = e4m3(upload<int8_t>(in, "split", "b"));
     const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
-    DeviceArray<uint32_t> c(fp8_.term_base.back() * Q * mn);
+    DeviceArray<uint32_t> c(limbs_.term_base.back() * Q * mn);
     for (size_t t = 0; t < shape_.N; ++t) {
-      const std::vector<ProductTerm>& terms = fp8_.terms[t];
+      const std::vector<ProductTerm>& terms = limbs_.terms[t];
       for (size_t q = 0; q < Q; ++q)
         for (size_t g = 0; g < terms.size(); ++g) {
-          const size_t a_row = fp8_.limb_base[t] + terms[g].a_limb, b_row = fp8_.limb_base[t] + terms[g].b_limb;
-          lowp_gemm(la.get() + (a_row * Q + q) * mk, lb.get() + (b_row * Q + q) * nk, c.get() + ((fp8_.term_base[t] * Q) + q * terms.size() + g) * mn);
+          const size_t a_row = limbs_.limb_base[t] + terms[g].a_limb, b_row = limbs_.limb_base[t] + terms[g].b_limb;
+          lowp_gemm(la.get() + (a_row * Q + q) * mk, lb.get() + (b_row * Q + q) * nk, c.get() + ((limbs_.term_base[t] * Q) + q * terms.size() + g) * mn);
         }
     }
     download(c, out, s, "c");
@@ -184,7 +196,7 @@ class Ozaki2Subject final : public Subject {
   void recombine(const Stage& s, const Arrays& in, Arrays& out) {
     const auto c = upload<uint32_t>(in, "gemm", "c");
     DeviceArray<int16_t> r(shape_.N * shape_.P * shape_.m * shape_.n);
-    twins::recombine(shape_, shape_.P, c.get(), fp8_.products, fp8_.term_base, r.get());
+    twins::recombine(shape_, shape_.P, c.get(), limbs_.products, limbs_.term_base, r.get());
     download(r, out, s, "c");
   }
 
@@ -263,7 +275,8 @@ class Ozaki2Subject final : public Subject {
   }
 
   bool fp8() const { return scheme_ == "ozaki2-fp8"; }
-  std::string_view residue_stage() const { return scheme_ == "ozaki2-fp8" ? "recombine" : "reduce"; }
+  bool fp_limbs() const { return fp8() || scheme_ == "ozaki2-fp4"; }  // limbs, FP32 GEMM outputs, recombine
+  std::string_view residue_stage() const { return fp_limbs() ? "recombine" : "reduce"; }
   double log2_bound() const { return std::log2(crt_.product().get_d()) - 2; }
 
   std::string scheme_, instruction_;
@@ -275,7 +288,8 @@ class Ozaki2Subject final : public Subject {
   twins::Shape shape_;
   size_t words_ = 2;
   std::set<std::string> names_;
-  twins::Fp8Products fp8_;
+  twins::LimbProducts limbs_;
+  DeviceArray<int8_t> two_limb_tables_;  // fp4
   DeviceArray<int64_t> device_moduli_;
   std::map<std::string, Twin> twins_;
 };

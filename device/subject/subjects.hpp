@@ -12,7 +12,7 @@
 
 namespace ozref::schemes {
 
-// ozaki2-int8, ozaki2-fp8 (real and complex) and what rare shares with ozaki2-int8 (ozaki2_subject.cpp).
+// ozaki2-int8, ozaki2-fp8, ozaki2-fp4 (real and complex) and what rare shares with ozaki2-int8 (ozaki2_subject.cpp).
 std::set<std::string> ozaki2_twin_names(const Scheme& scheme);
 std::unique_ptr<Subject> make_ozaki2_subject(const Scheme& scheme, const GpuOptions& options);
 // ozaki1-int8, both slicings, every accumulation, real and complex (ozaki1_subject.cpp).

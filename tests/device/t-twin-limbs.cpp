@@ -1,8 +1,10 @@
-// The limb arithmetic of the FP8 GPU twins (device/stages/ozaki2/limbs.cuh), compiled for the host,
-// against the CPU stages' own functions: the split of every balanced residue of every ozaki2-fp8
-// modulus, the E4M3 encoding of every limb value (decoded by the formats library), the integer of
-// an FP32 GEMM output over every exponent and random patterns, and the recombination of random
-// GEMM outputs, integer or not. The split, gemm and recombine twins call exactly these functions.
+// The limb arithmetic of the FP8 and FP4 GPU twins (device/stages/ozaki2/limbs.cuh), compiled for
+// the host, against the CPU stages' own functions: the split of every balanced residue of every
+// ozaki2-fp8 and ozaki2-fp4 modulus (fp4 through two-limb tables the twins' own search builds),
+// the E4M3 encoding of every limb value (decoded by the formats library), the integer of an FP32
+// GEMM output over every exponent and random patterns, and the recombination of random GEMM
+// outputs, integer or not. The split, gemm and recombine twins call exactly these functions.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -12,7 +14,7 @@
 #include "schemes/common/lowp_gemm.hpp"
 #include "schemes/common/moduli.hpp"
 #include "schemes/ozaki2/modular_product.hpp"
-#include "stages/ozaki2/fp8_products.hpp"
+#include "stages/ozaki2/limb_products.hpp"
 #include "support.hpp"
 
 using namespace ozref;
@@ -32,12 +34,25 @@ const LowpGemm& fp8_gemm() {
   return g;
 }
 
+const LowpGemm& fp4_gemm() {
+  static const LowpGemm g(scheme_instruction("sm_120", LowpFormat::E2M1, "", "ozaki2-fp4"), LowpFormat::E2M1);
+  return g;
+}
+
+// The fp4 twins' tables as two_limb_tables builds them on the device, here on the host.
+std::vector<int8_t> host_two_limb_tables(const twin::LimbProducts& f) {
+  std::vector<int8_t> tables(2 * f.table_pairs);
+  for (const twin::LimbProduct& p : f.products)
+    for (int64_t r = 0; r < p.modulus; ++r) REQUIRE(twin::two_limbs(p.modulus, r, &tables[2 * (p.table + r)]));
+  return tables;
+}
+
 }  // namespace
 
 TEST_CASE("twin limbs: the split of every residue of every fp8 modulus is the CPU stage's", "[device]") {
   const std::vector<int64_t> moduli = fp8_moduli();
   const auto products = make_products(Ozaki2Variant::Fp8, moduli.size());
-  const twin::Fp8Products twins = twin::fp8_products(moduli.size());
+  const twin::LimbProducts twins = twin::limb_products(Ozaki2Variant::Fp8, moduli.size());
   test::CaseCount cases("twin fp8 splits");
   for (size_t t = 0; t < products.size(); ++t) {
     const ModularProduct* mp = products[t].get();
@@ -56,6 +71,45 @@ TEST_CASE("twin limbs: the split of every residue of every fp8 modulus is the CP
   cases.report(10000);
 }
 
+TEST_CASE("twin limbs: the split of every residue of every fp4 modulus is the CPU stage's", "[device]") {
+  const size_t count = fp4_moduli(19).size();
+  const auto products = make_products(Ozaki2Variant::Fp4, count);
+  const twin::LimbProducts twins = twin::limb_products(Ozaki2Variant::Fp4, count);
+  const std::vector<int8_t> tables = host_two_limb_tables(twins);
+  test::CaseCount cases("twin fp4 splits");
+  for (size_t t = 0; t < products.size(); ++t) {
+    const ModularProduct* mp = products[t].get();
+    const twin::LimbProduct& p = twins.products[t];
+    REQUIRE(mp->limbs() == 2);
+    const int64_t m = mp->modulus();
+    for (int64_t r = -(m / 2); r <= (m - 1) / 2; ++r, ++cases) {
+      int8_t got[twin::kMaxLimbs] = {}, want[4] = {};
+      REQUIRE(twin::split_limbs(p, static_cast<int32_t>(r), got, tables.data()) == 2);
+      mp->split(static_cast<int32_t>(r), want);
+      INFO(mp->name() << " residue " << r);
+      REQUIRE(int(got[0]) == int(want[0]));
+      REQUIRE(int(got[1]) == int(want[1]));
+      REQUIRE(mp->check_split(static_cast<int32_t>(r), got).empty());
+    }
+  }
+  cases.report(1000);
+}
+
+TEST_CASE("twin limbs: two_limbs reaches every class of exactly the CPU's two-limb candidate moduli", "[device]") {
+  const std::vector<int64_t> candidates = fp4_two_limb_candidates();
+  test::CaseCount cases("twin fp4 two-limb moduli");
+  for (int64_t m = 2; m <= 170; ++m, ++cases) {
+    bool every = true;
+    for (int64_t r = 0; r < m; ++r) {
+      int8_t l[2] = {};
+      every = twin::two_limbs(m, r, l) && every;
+    }
+    INFO("modulus " << m);
+    REQUIRE(every == (std::find(candidates.begin(), candidates.end(), m) != candidates.end()));
+  }
+  cases.report(169);
+}
+
 TEST_CASE("twin limbs: every limb value's E4M3 encoding decodes to it", "[device]") {
   const FormatSpec& e4m3 = format_spec(FormatId::E4M3);
   for (int v = -16; v <= 16; ++v) {
@@ -69,12 +123,13 @@ TEST_CASE("twin limbs: every limb value's E4M3 encoding decodes to it", "[device
 }
 
 TEST_CASE("twin limbs: an FP32 output's integer is LowpGemm::integer_output's", "[device]") {
+  const bool fp4 = GENERATE(false, true);  // fp4: the output times 4
   Rng rng(test::seed());
-  test::CaseCount cases("twin fp32 integer outputs");
-  const LowpGemm& g = fp8_gemm();
+  test::CaseCount cases(fp4 ? "twin fp32 integer outputs (fp4)" : "twin fp32 integer outputs (fp8)");
+  const LowpGemm& g = fp4 ? fp4_gemm() : fp8_gemm();
   auto same = [&](uint32_t bits) {
     INFO("bits " << std::hex << bits);
-    REQUIRE(twin::fp32_integer_output(bits) == g.integer_output(bits));
+    REQUIRE(twin::fp32_integer_output(bits, fp4 ? 2 : 0) == g.integer_output(bits));
     ++cases;
   };
   for (uint32_t sign = 0; sign < 2; ++sign)
@@ -87,11 +142,13 @@ TEST_CASE("twin limbs: an FP32 output's integer is LowpGemm::integer_output's", 
 }
 
 TEST_CASE("twin limbs: the recombination of GEMM outputs is the CPU stage's", "[device]") {
+  const bool fp4 = GENERATE(false, true);
+  const Ozaki2Variant variant = fp4 ? Ozaki2Variant::Fp4 : Ozaki2Variant::Fp8;
   Rng rng(test::seed());
-  test::CaseCount cases("twin fp8 recombinations");
-  const std::vector<int64_t> moduli = fp8_moduli();
-  const auto products = make_products(Ozaki2Variant::Fp8, moduli.size());
-  const twin::Fp8Products twins = twin::fp8_products(moduli.size());
+  test::CaseCount cases(fp4 ? "twin fp4 recombinations" : "twin fp8 recombinations");
+  const size_t count = fp4 ? fp4_moduli(19).size() : fp8_moduli().size();
+  const auto products = make_products(variant, count);
+  const twin::LimbProducts twins = twin::limb_products(variant, count);
   for (size_t t = 0; t < products.size(); ++t) {
     const ModularProduct* mp = products[t].get();
     const twin::LimbProduct& p = twins.products[t];
@@ -104,7 +161,7 @@ TEST_CASE("twin limbs: the recombination of GEMM outputs is the CPU stage's", "[
         columns[t] = &outputs[t];
       }
       int16_t want = 0;
-      mp->combine_all(fp8_gemm(), columns, 1, &want);
+      mp->combine_all(fp4 ? fp4_gemm() : fp8_gemm(), columns, 1, &want);
       INFO(mp->name() << " case " << c);
       REQUIRE(twin::recombine_outputs(p, outputs) == want);
     }

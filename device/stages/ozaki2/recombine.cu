@@ -1,4 +1,4 @@
-// recombine (fp8): each plane product's balanced residue from its modulus's FP32 GEMM outputs, rows
+// recombine (fp8, fp4): each plane product's balanced residue from its modulus's FP32 GEMM outputs, rows
 // (modulus, plane product, term) of the gemm stage, as the weighted sum of their integers mod m.
 #include "runtime/cuda_check.hpp"
 #include "stages/ozaki2/limbs.cuh"

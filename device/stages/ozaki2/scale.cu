@@ -54,24 +54,25 @@ __global__ void fast_rows_kernel(const double* a, size_t parts, size_t m, size_t
   if (lane == 0) row[i] = sq > 0 ? half_shift(L, sq) : 0;
 }
 
-// A bound GEMM output as the CPU reads it: its value, NaN and infinity (an accumulator fault the
-// bound stage reports) as 2^127.
+// A bound GEMM output as the CPU reads it (LowpGemm::output_value): its value times 2^exponent,
+// NaN and infinity (an accumulator fault the bound stage reports) as 2^127.
 template <typename C>
-__device__ double bound_value(C c) {
-  const double x = static_cast<double>(c);
+__device__ double bound_value(C c, int exponent) {
+  const double x = ldexp(static_cast<double>(c), exponent);
   return x <= 0x1p127 ? x : 0x1p127;
 }
 
 template <typename C>
-__global__ void accurate_kernel(const C* c, size_t m, size_t n, const int32_t* u, const int32_t* v, double L, int32_t* row, int32_t* col) {
+__global__ void accurate_kernel(const C* c, int exponent, size_t m, size_t n, const int32_t* u, const int32_t* v, double L, int32_t* row,
+                                int32_t* col) {
   const size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   double largest = 0;
   if (x < m) {
-    for (size_t j = 0; j < n; ++j) largest = fmax(largest, bound_value(c[x * n + j]));
+    for (size_t j = 0; j < n; ++j) largest = fmax(largest, bound_value(c[x * n + j], exponent));
     row[x] = largest > 0 ? u[x] + half_shift(L, largest) : 0;
   } else if (x < m + n) {
     const size_t j = x - m;
-    for (size_t i = 0; i < m; ++i) largest = fmax(largest, bound_value(c[i * n + j]));
+    for (size_t i = 0; i < m; ++i) largest = fmax(largest, bound_value(c[i * n + j], exponent));
     col[j] = largest > 0 ? v[j] + half_shift(L, largest) : 0;
   }
 }
@@ -86,20 +87,20 @@ void scale_fast(const Shape& s, const double* a, const double* b, double log2_bo
 }
 
 template <typename C>
-void scale_accurate_from(const Shape& s, const C* c_hi, const int32_t* row_exp, const int32_t* col_exp, double log2_bound, int32_t* row_shift,
-                         int32_t* col_shift) {
-  accurate_kernel<<<blocks_for(s.m + s.n), 256>>>(c_hi, s.m, s.n, row_exp, col_exp, log2_bound, row_shift, col_shift);
+void scale_accurate_from(const Shape& s, const C* c_hi, int exponent, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
+                         int32_t* row_shift, int32_t* col_shift) {
+  accurate_kernel<<<blocks_for(s.m + s.n), 256>>>(c_hi, exponent, s.m, s.n, row_exp, col_exp, log2_bound, row_shift, col_shift);
   OZREF_CUDA_LAUNCHED();
 }
 
 void scale_accurate(const Shape& s, const int32_t* c_hi, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
                     int32_t* row_shift, int32_t* col_shift) {
-  scale_accurate_from(s, c_hi, row_exp, col_exp, log2_bound, row_shift, col_shift);
+  scale_accurate_from(s, c_hi, 0, row_exp, col_exp, log2_bound, row_shift, col_shift);
 }
 
-void scale_accurate(const Shape& s, const float* c_hi, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
+void scale_accurate(const Shape& s, const float* c_hi, int output_exponent, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
                     int32_t* row_shift, int32_t* col_shift) {
-  scale_accurate_from(s, c_hi, row_exp, col_exp, log2_bound, row_shift, col_shift);
+  scale_accurate_from(s, c_hi, output_exponent, row_exp, col_exp, log2_bound, row_shift, col_shift);
 }
 
 }  // namespace ozref::device::ozaki2

@@ -1,7 +1,8 @@
-// The GPU twins of the Ozaki-II stages (ozaki2-int8, ozaki2-fp8, and what rare shares), on device pointers: the same
-// names, array layouts and rounding order as the CPU stages in reference/schemes/ozaki2/, so that
-// their outputs are bit-identical where the stage is a function of its inputs. Each launches its
-// kernels and waits for them (errors are exceptions, device/runtime/cuda_check.hpp).
+// The GPU twins of the Ozaki-II stages (ozaki2-int8, ozaki2-fp8, ozaki2-fp4, and what rare
+// shares), on device pointers: the same names, array layouts and rounding order as the CPU stages
+// in reference/schemes/ozaki2/, so that their outputs are bit-identical where the stage is a
+// function of its inputs. Each launches its kernels and waits for them (errors are exceptions,
+// device/runtime/cuda_check.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -27,8 +28,9 @@ void bound_operands(const Shape& s, int bits, const double* a, const double* b, 
 void scale_fast(const Shape& s, const double* a, const double* b, double log2_bound, int32_t* row_shift, int32_t* col_shift);
 void scale_accurate(const Shape& s, const int32_t* c_hi, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
                     int32_t* row_shift, int32_t* col_shift);
-void scale_accurate(const Shape& s, const float* c_hi, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
-                    int32_t* row_shift, int32_t* col_shift);  // ozaki2-fp8's FP32 bound GEMM
+// ozaki2-fp8's and ozaki2-fp4's FP32 bound GEMM, its outputs' values times 2^output_exponent (fp4: 2).
+void scale_accurate(const Shape& s, const float* c_hi, int output_exponent, const int32_t* row_exp, const int32_t* col_exp, double log2_bound,
+                    int32_t* row_shift, int32_t* col_shift);
 
 // truncate: trunc(A 2^s_i), trunc(2^t_j B), every part.
 void truncate(const Shape& s, const double* a, const double* b, const int32_t* row_shift, const int32_t* col_shift, double* ta, double* tb);
@@ -38,15 +40,20 @@ void truncate(const Shape& s, const double* a, const double* b, const int32_t* r
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int8_t* ra, int8_t* rb);
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int16_t* ra, int16_t* rb);
 
-// split (fp8): the int16 residues as limbs, modulus t's in rows limb_base[t] .. (limb, plane).
+// split: the residues as limbs, modulus t's in rows limb_base[t] .. (limb, plane); fp8 from int16
+// residues, fp4 from int8 residues through the two-limb tables.
 void split(const Shape& s, const int16_t* ra, const int16_t* rb, const std::vector<LimbProduct>& products, const std::vector<size_t>& limb_base,
            int8_t* la, int8_t* lb);
+void split(const Shape& s, const int8_t* ra, const int8_t* rb, const std::vector<LimbProduct>& products, const std::vector<size_t>& limb_base,
+           const int8_t* two_limb_tables, int8_t* la, int8_t* lb);
+// fp4: every class's two-limb form (two_limbs), 2 x LimbProducts::table_pairs bytes.
+void two_limb_tables(const std::vector<LimbProduct>& products, int8_t* tables);
 // The limbs (small integers) as the E4M3 bytes the FP8 GEMMs take.
 void to_e4m3(const int8_t* limbs, size_t count, uint8_t* e4m3);
 
 // reduce: the kernel's Barrett reduction of INT32 outputs (N x Q x m x n) to balanced residues.
 void reduce(const Shape& s, size_t products, const int32_t* c, const int64_t* moduli, int16_t* r);
-// recombine (fp8): FP32 GEMM outputs (rows term_base[t] x products of modulus t) to balanced residues.
+// recombine (fp8, fp4): FP32 GEMM outputs (rows term_base[t] x products of modulus t) to balanced residues.
 void recombine(const Shape& s, size_t products, const uint32_t* c, const std::vector<LimbProduct>& mods, const std::vector<size_t>& term_base,
                int16_t* r);
 
