@@ -90,6 +90,23 @@ for op in s32.s8.s8.s32 s32.s8.u8.s32 s32.u8.s8.s32 s32.u8.u8.s32 satfinite.s32.
           satfinite.s32.u8.s8.s32 satfinite.s32.u8.u8.s32 f32.e4m3.e4m3.f32 f32.e5m2.e5m2.f32; do
   mma_case "mma-$op-encodings" any -- --op "$sync.$op" --dist encodings --m 130 --n 260 --k 1000
 done
+# The FP4 kernel (sm_120a's kind::f8f6f4): on an sm_120 GPU the MMA level like the others; on
+# any other, refused with exit 2, saying where it runs.
+e2m1="$sync.kind::f8f6f4.f32.e2m1.e2m1.f32"
+if grep -q "(sm_120," "$out/gpu-check.txt"; then
+  mma_case "mma-e2m1-encodings" any -- --op "$e2m1" --arch sm_120 --dist encodings --m 130 --n 260 --k 1000
+else
+  "$oz" lockstep --op "$e2m1" --arch sm_120 --m 16 --n 8 --k 32 >"$out/cases/mma-e2m1-here.txt" 2>&1
+  rc=$?
+  if [ $rc -eq 2 ] && grep -q "runs on sm_120 only" "$out/cases/mma-e2m1-here.txt"; then
+    verdict="PASS exit 2: $(tail -1 "$out/cases/mma-e2m1-here.txt" | cut -c1-60)"
+    passed=$((passed + 1))
+  else
+    verdict="FAIL exit $rc, expected 2 and 'runs on sm_120 only'"
+    failed=$((failed + 1))
+  fi
+  printf '%-44s %-70s\n' "mma-e2m1-refused-off-sm_120" "$verdict" | tee -a "$summary"
+fi
 for op in s32.s8.s8 s32.s8.u8 s32.u8.s8 s32.u8.u8 f32.e4m3.e4m3 f32.e5m2.e5m2; do
   mma_case "wgmma-$op-encodings" any -- --op "$wg.$op" --dist encodings --m 130 --n 260 --k 1000
 done

@@ -8,8 +8,9 @@
 
 namespace ozref::device {
 
+// Whether a kernel of ozref issues op on this GPU (wgmma: sm_90 only; FP4 mma.sync: sm_120 only).
 bool kernel_issues(const std::string& op);
-// InputError for an op no kernel issues.
+// InputError for an op no kernel issues on this GPU.
 void gemm_by_op(const std::string& op, size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c);
 
 }  // namespace ozref::device

@@ -1,9 +1,12 @@
 // ozref's GEMMs on mma.sync m16n8k32 with 8-bit operands: the eight INT8 forms (s8/u8 operands,
-// wrapping or .satfinite) and the FP8 forms e4m3 and e5m2 (mma_sync_gemm.hpp). Blocks of 128 x 128
-// outputs, 8 warps of 64 x 32, K in steps of 64 staged through shared memory. Rows, columns and K beyond the matrix are zeros, so any shape works. Each output is one
-// chain of instructions along K in order, starting from zero, as the CPU model runs it: the INT8
-// result is the exact INT32 sum (wrapping as the instruction does); the FP8 one is the H200's
-// FP32 accumulation of that chain, bit for bit what the model of the instruction gives.
+// wrapping or .satfinite), the FP8 forms e4m3 and e5m2, and (sm_120a only) kind::f8f6f4 e2m1, its
+// FP4 operands in the central 4 bits of 8-bit containers (mma_sync_gemm.hpp). Blocks of 128 x 128
+// outputs, 8 warps of 64 x 32, K in steps of 64 staged through shared memory. Rows, columns and K
+// beyond the matrix are zeros, so any shape works. Each output is one chain of instructions along
+// K in order, starting from zero, as the CPU model runs it: the INT8 result is the exact INT32 sum
+// (wrapping as the instruction does); the FP8 one is the H200's FP32 accumulation of that chain,
+// bit for bit what the model of the instruction gives; the FP4 one is what the sm_120 model says
+// (no Blackwell GPU has run it: docs/gpu.md).
 #include "gemm/int8_gemm.hpp"
 #include "gemm/mma_sync_gemm.hpp"
 #include "runtime/cuda_check.hpp"
@@ -53,6 +56,13 @@ OZREF_MMA_SYNC(U8S8Sat, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.s8.s
 OZREF_MMA_SYNC(U8U8Sat, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32")
 OZREF_MMA_SYNC(E4M3, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32")
 OZREF_MMA_SYNC(E5M2, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32")
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM120_ALL)
+struct E2M1 {  // sm_90a and sm_100a have no mma.sync for FP4: the dispatch never launches it there
+  __device__ static void run(uint32_t*, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t) { __trap(); }
+};
+#else
+OZREF_MMA_SYNC(E2M1, "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32")
+#endif
 #undef OZREF_MMA_SYNC
 
 template <typename Mma>
@@ -102,7 +112,7 @@ void mma_sync_gemm(MmaSyncOp op, size_t m, size_t n, size_t k, const uint8_t* a,
 #define OZREF_CASE(NAME) \
   case MmaSyncOp::NAME: return launch<NAME>(m, n, k, a, b_columns, c);
     OZREF_CASE(S8S8) OZREF_CASE(S8U8) OZREF_CASE(U8S8) OZREF_CASE(U8U8) OZREF_CASE(S8S8Sat) OZREF_CASE(S8U8Sat) OZREF_CASE(U8S8Sat)
-    OZREF_CASE(U8U8Sat) OZREF_CASE(E4M3) OZREF_CASE(E5M2)
+    OZREF_CASE(U8U8Sat) OZREF_CASE(E4M3) OZREF_CASE(E5M2) OZREF_CASE(E2M1)
 #undef OZREF_CASE
   }
 }

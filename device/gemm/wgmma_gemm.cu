@@ -110,13 +110,21 @@ __device__ void store_outputs(const uint32_t (&d)[128], size_t row0, size_t col0
   }
 }
 
+// A wgmma fence, commit or wait; nothing where wgmma does not exist (the library is built for
+// Blackwell too; the kernel traps there and the dispatch never launches it, gpu_gemm.cpp).
+#ifdef OZREF_WGMMA_ENABLED
+#define OZREF_WGMMA_SYNC(PTX) asm volatile(PTX "\n" ::: "memory")
+#else
+#define OZREF_WGMMA_SYNC(PTX) ((void)0)
+#endif
+
 // The first `steps` K steps of a stage, in order (32 bytes along K are 2 units of a descriptor's address).
 template <typename Op, int steps>
 __device__ inline void issue(uint32_t (&d)[128], uint64_t da, uint64_t db) {
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  OZREF_WGMMA_SYNC("wgmma.fence.sync.aligned;");
 #pragma unroll
   for (int j = 0; j < steps; ++j) Op::mma(d, da + 2 * j, db + 2 * j);
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  OZREF_WGMMA_SYNC("wgmma.commit_group.sync.aligned;");
 }
 
 // The block's tiles (a persistent grid: tiles blockIdx.x, + gridDim.x, ...) and the ring of stages.
@@ -160,10 +168,10 @@ __device__ void consume_tile(const Ring& ring, int half, int k_steps, int& it, u
     else if (steps == 3) issue<Op, 3>(d, da, db);
     else if (steps == 2) issue<Op, 2>(d, da, db);
     else issue<Op, 1>(d, da, db);
-    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    OZREF_WGMMA_SYNC("wgmma.wait_group.sync.aligned 1;");
     if (kt > 0 && threadIdx.x % 128 == 0) barrier_arrive(&ring.empty[(it - 1) % kStages]);
   }
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  OZREF_WGMMA_SYNC("wgmma.wait_group.sync.aligned 0;");
   if (threadIdx.x % 128 == 0) barrier_arrive(&ring.empty[(it - 1) % kStages]);
 }
 
@@ -171,6 +179,9 @@ template <typename Op, typename Store>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, size_t m, size_t n, int k_steps,
                  Store store) {
+#ifndef OZREF_WGMMA_ENABLED
+  __trap();
+#endif
   extern __shared__ uint8_t shared_raw[];
   __shared__ __align__(8) uint64_t full[kStages], empty[kStages];
   const Ring ring{reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t{1023}), full, empty,

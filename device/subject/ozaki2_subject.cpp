@@ -28,7 +28,7 @@ namespace twins = device::ozaki2;
 
 // The stages of `scheme` with GPU twins: ozaki2-int8's, ozaki2-fp8's and ozaki2-fp4's (their scale
 // in the fast and accurate modes; their GEMMs, bound's too, where ozref's kernels issue the
-// scheme's instruction: not FP4's, Blackwell's, which no kernel of ozref issues yet), and those
+// scheme's instruction on this GPU: FP4's on sm_120 only; fp4's bound stays on the CPU), and those
 // rare shares with ozaki2-int8 (its reduce is the same residue; its scale and round stay on the
 // CPU).
 }  // namespace
@@ -45,7 +45,8 @@ std::set<std::string> ozaki2_twin_names(const Scheme& scheme) {
   if (scheme.name == "ozaki2-fp8" || scheme.name == "ozaki2-fp4") {
     std::set<std::string> names = {"truncate", "residues", "split", "recombine", "complex", "crt", "unscale"};
     if (mode != "gemmul8-fast") names.insert("scale");
-    if (gemms && scheme.name == "ozaki2-fp8") names.insert({"bound", "gemm"});
+    if (gemms) names.insert("gemm");
+    if (gemms && scheme.name == "ozaki2-fp8") names.insert("bound");  // fp4's raises its operands to E2M1's grid: CPU
     return names;
   }
   if (scheme.name != "ozaki2-int8") return {};
@@ -160,7 +161,7 @@ class Ozaki2Subject final : public Subject {
   }
 
   void gemm(const Stage& s, const Arrays& in, Arrays& out) {
-    if (scheme_ == "ozaki2-fp8") return fp8_gemm(s, in, out);
+    if (fp_limbs()) return limb_gemm(s, in, out);
     const auto ra = upload<int8_t>(in, "residues", "a"), rb = upload<int8_t>(in, "residues", "b");
     const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
     DeviceArray<int32_t> c(shape_.N * Q * mn);
@@ -171,8 +172,8 @@ class Ozaki2Subject final : public Subject {
   }
 
   // Modulus t's GEMM g of plane product q multiplies A's limb a_limb of plane q by B's limb b_limb.
-  void fp8_gemm(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto la = e4m3(upload<int8_t>(in, "split", "a")), lb = e4m3(upload<int8_t>(in, "split", "b"));
+  void limb_gemm(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto la = lowp_operands(upload<int8_t>(in, "split", "a")), lb = lowp_operands(upload<int8_t>(in, "split", "b"));
     const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
     DeviceArray<uint32_t> c(limbs_.term_base.back() * Q * mn);
     for (size_t t = 0; t < shape_.N; ++t) {
@@ -190,6 +191,13 @@ class Ozaki2Subject final : public Subject {
   static DeviceArray<uint8_t> e4m3(const DeviceArray<int8_t>& x) {
     DeviceArray<uint8_t> bytes(x.size());
     twins::to_e4m3(x.get(), x.size(), bytes.get());
+    return bytes;
+  }
+  // Limbs as the scheme's GEMM operands: E4M3 bytes or (fp4) E2M1 containers.
+  DeviceArray<uint8_t> lowp_operands(const DeviceArray<int8_t>& x) const {
+    if (fp8()) return e4m3(x);
+    DeviceArray<uint8_t> bytes(x.size());
+    twins::to_e2m1(x.get(), x.size(), bytes.get());
     return bytes;
   }
 

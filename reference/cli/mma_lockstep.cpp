@@ -152,7 +152,7 @@ int run_mma_lockstep(const LockstepArgs& args, std::ostream& out) {
   const std::string arch = args.arch_given ? args.run.arch : "sm_90";
   const mma::InstructionSpec& s = mma::instruction(mma::arch(arch), args.run.op);
   const mma::OperandDistribution d = mma::parse_operand_distribution(args.dist_given ? args.run.dist : "encodings");
-  if (s.kind == mma::Kind::BlockScaled || s.packing != mma::Packing::Byte)
+  if (!mma::one_byte_per_element(s))
     throw InputError("lockstep --op: '" + s.op + "' has no GPU kernel here (the MMA level takes one byte per element)");
   if (!args.run.dump.empty()) prepare_output_folder(args.run.dump, "--dump");
   const schemes::GpuInfo gpu = schemes::gpu_info();

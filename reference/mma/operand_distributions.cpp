@@ -11,6 +11,15 @@
 namespace ozref::mma {
 namespace {
 
+// An element's encoding as its operand byte: kind::f8f6f4's E2M1 sits in bits 5:2 of its
+// 8-bit container, every other format fills the byte.
+uint8_t operand_byte(const InstructionSpec& s, uint32_t code) {
+  return static_cast<uint8_t>(s.packing == Packing::PaddedFp4 ? (code & 0xF) << 2 : code);
+}
+
+// A uniformly random encoding of the element format.
+uint32_t random_code(const InstructionSpec& s, Rng& rng) { return static_cast<uint32_t>(rng.next() >> (s.packing == Packing::PaddedFp4 ? 60 : 56)); }
+
 // One element's encoding: the value rounded into the operand type.
 uint8_t encode_value(const InstructionSpec& s, bool b_side, double x) {
   if (s.kind == Kind::Integer) {
@@ -19,17 +28,17 @@ uint8_t encode_value(const InstructionSpec& s, bool b_side, double x) {
     return static_cast<uint8_t>(static_cast<int>(r));
   }
   const ExactValue v = decode(format_spec(FormatId::FP64), std::bit_cast<uint64_t>(x));
-  return static_cast<uint8_t>(encode(format_spec(b_side ? s.b_format : s.a_format), v, Rounding::NearestEven, Overflow::SatFinite).bits);
+  return operand_byte(s, static_cast<uint32_t>(encode(format_spec(b_side ? s.b_format : s.a_format), v, Rounding::NearestEven, Overflow::SatFinite).bits));
 }
 
 uint8_t extreme(const InstructionSpec& s, bool b_side) {
   if (s.kind == Kind::Integer) return (b_side ? s.b_signed : s.a_signed) ? 0x80 : 0xFF;
   const FormatSpec& f = format_spec(b_side ? s.b_format : s.a_format);
-  return static_cast<uint8_t>(f.max_finite_encoding() | f.sign_mask());
+  return operand_byte(s, static_cast<uint32_t>(f.max_finite_encoding() | f.sign_mask()));
 }
 
-bool finite(const InstructionSpec& s, bool b_side, uint8_t byte) {
-  return s.kind == Kind::Integer || decode(format_spec(b_side ? s.b_format : s.a_format), byte).is_finite();
+bool finite(const InstructionSpec& s, bool b_side, uint32_t code) {
+  return s.kind == Kind::Integer || decode(format_spec(b_side ? s.b_format : s.a_format), code).is_finite();
 }
 
 }  // namespace
@@ -56,7 +65,7 @@ std::string to_string(const OperandDistribution& d) {
 }
 
 std::vector<uint8_t> random_operand(const InstructionSpec& s, bool b_side, size_t rows, size_t k, const OperandDistribution& d, Rng& rng) {
-  if (s.kind == Kind::BlockScaled || s.packing != Packing::Byte)
+  if (!one_byte_per_element(s))
     throw InputError("the MMA-level lockstep draws one byte per element; '" + s.op + "' packs its operands otherwise");
   std::vector<uint8_t> bytes(rows * k);
   if (d.kind == OperandDistribution::Values) {
@@ -65,11 +74,20 @@ std::vector<uint8_t> random_operand(const InstructionSpec& s, bool b_side, size_
     return bytes;
   }
   for (auto& byte : bytes) {
-    if (d.kind == OperandDistribution::Extreme) byte = extreme(s, b_side);
-    else do byte = static_cast<uint8_t>(rng.next() >> 56);
-      while (d.kind == OperandDistribution::Finite && !finite(s, b_side, byte));
+    if (d.kind == OperandDistribution::Extreme) {
+      byte = extreme(s, b_side);
+      continue;
+    }
+    uint32_t code;
+    do code = random_code(s, rng);
+    while (d.kind == OperandDistribution::Finite && !finite(s, b_side, code));
+    byte = operand_byte(s, code);
   }
   return bytes;
+}
+
+bool one_byte_per_element(const InstructionSpec& s) {
+  return s.kind != Kind::BlockScaled && (s.packing == Packing::Byte || s.packing == Packing::PaddedFp4);
 }
 
 }  // namespace ozref::mma

@@ -122,6 +122,19 @@ TEST_CASE("twin limbs: every limb value's E4M3 encoding decodes to it", "[device
   }
 }
 
+TEST_CASE("twin limbs: every fp4 limb's E2M1 container is the CPU GEMM's operand byte", "[device]") {
+  const LowpGemm& g = fp4_gemm();
+  test::CaseCount cases("twin e2m1 containers");
+  for (int64_t d : fp4_digits()) {
+    const int8_t limb = static_cast<int8_t>(d);
+    INFO("limb " << int(limb));
+    REQUIRE(g.representable(limb));
+    REQUIRE(int(twin::e2m1_container_of_limb(limb)) == int(g.encode_line(&limb, 1, 1)[0]));
+    ++cases;
+  }
+  cases.report(15);
+}
+
 TEST_CASE("twin limbs: an FP32 output's integer is LowpGemm::integer_output's", "[device]") {
   const bool fp4 = GENERATE(false, true);  // fp4: the output times 4
   Rng rng(test::seed());

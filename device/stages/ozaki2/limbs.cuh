@@ -83,6 +83,14 @@ OZREF_HD inline uint8_t e4m3_of_small_integer(int8_t v) {
   return static_cast<uint8_t>(sign | ((e + 7) << 3) | fraction);
 }
 
+// A limb of S (twice an E2M1 value) as kind::f8f6f4's E2M1 operand: the code of limb / 2 in the
+// central 4 bits of an 8-bit container (bits 5:2); 0 is +0.
+OZREF_HD inline uint8_t e2m1_container_of_limb(int8_t v) {
+  const int twice = v < 0 ? -v : v;  // 2 |value|: 0, 1, 2, 3, 4, 6, 8, 12 are codes 0 .. 7
+  const int code = twice <= 4 ? twice : twice == 6 ? 5 : twice == 8 ? 6 : 7;
+  return static_cast<uint8_t>(((v < 0 ? 8 : 0) | code) << 2);
+}
+
 constexpr int64_t kNotAnInteger = INT64_MIN;  // LowpGemm's kNotInteger
 
 // An FP32 GEMM output times 2^exponent as an integer: kNotAnInteger when it is not finite, not an

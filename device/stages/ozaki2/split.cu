@@ -33,6 +33,11 @@ __global__ void e4m3_kernel(const int8_t* limbs, size_t count, uint8_t* e4m3) {
   if (v < count) e4m3[v] = e4m3_of_small_integer(limbs[v]);
 }
 
+__global__ void e2m1_kernel(const int8_t* limbs, size_t count, uint8_t* e2m1) {
+  const size_t v = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (v < count) e2m1[v] = e2m1_container_of_limb(limbs[v]);
+}
+
 // Class r of a modulus whose table starts at pair `first`: a class without a form is left 0, 0
 // and flagged, which the host turns into an error.
 __global__ void two_limb_kernel(int64_t modulus, int32_t first, int8_t* tables, int* missing) {
@@ -48,6 +53,11 @@ __global__ void two_limb_kernel(int64_t modulus, int32_t first, int8_t* tables, 
 
 void to_e4m3(const int8_t* limbs, size_t count, uint8_t* e4m3) {
   e4m3_kernel<<<blocks_for(count), 256>>>(limbs, count, e4m3);
+  OZREF_CUDA_LAUNCHED();
+}
+
+void to_e2m1(const int8_t* limbs, size_t count, uint8_t* e2m1) {
+  e2m1_kernel<<<blocks_for(count), 256>>>(limbs, count, e2m1);
   OZREF_CUDA_LAUNCHED();
 }
 

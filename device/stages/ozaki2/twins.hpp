@@ -50,6 +50,8 @@ void split(const Shape& s, const int8_t* ra, const int8_t* rb, const std::vector
 void two_limb_tables(const std::vector<LimbProduct>& products, int8_t* tables);
 // The limbs (small integers) as the E4M3 bytes the FP8 GEMMs take.
 void to_e4m3(const int8_t* limbs, size_t count, uint8_t* e4m3);
+// The limbs (of S) as the E2M1 containers the FP4 GEMMs take (kind::f8f6f4).
+void to_e2m1(const int8_t* limbs, size_t count, uint8_t* e2m1);
 
 // reduce: the kernel's Barrett reduction of INT32 outputs (N x Q x m x n) to balanced residues.
 void reduce(const Shape& s, size_t products, const int32_t* c, const int64_t* moduli, int16_t* r);
