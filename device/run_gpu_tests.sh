@@ -202,6 +202,34 @@ case_ "ozaki2-fp4-free-running" 0 identical -- --scheme ozaki2-fp4 --arch sm_120
 for fault in truncate.a residues.b split.a split.b recombine.c crt.c unscale.c; do
   case_ "ozaki2-fp4-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki2-fp4 --arch sm_120 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
 done
+# ozaki1-fp4 and int8-on-fp4 on an H200: every stage but gemm (the FP4 instructions' CPU models).
+for dist in randn phi:0 phi:2 phi:4 integers:1000; do
+  case_ "ozaki1-fp4-$dist" 0 identical -- --scheme ozaki1-fp4 --arch sm_120 --dist "$dist" --m 64 --n 48 --k 1000
+done
+case_ "ozaki1-fp4-scaled2^300" 0 identical -- --scheme ozaki1-fp4 --arch sm_120 --a "$out/inputs/scaled_a.npy" --b "$out/inputs/scaled_b.npy"
+for acc in exact fp64; do
+  for p in 1 8 15 16; do
+    case_ "ozaki1-fp4-$acc-p$p" 0 identical -- --scheme ozaki1-fp4 --arch sm_120 --accumulate "$acc" --slices "$p" --dist phi:2 --m 40 --n 36 --k 512
+  done
+done
+for shape in "1 1 1" "7 7 7" "1 33 4097" "1000 7 33"; do
+  set -- $shape
+  case_ "ozaki1-fp4-shape-$1x$2x$3" 0 identical -- --scheme ozaki1-fp4 --arch sm_100 --dist phi:1 --m "$1" --n "$2" --k "$3"
+done
+case_ "ozaki1-fp4-k-bound-262144" 0 identical -- --scheme ozaki1-fp4 --arch sm_120 --slices 4 --dist phi:1 --m 2 --n 3 --k 262144
+case_ "ozaki1-fp4-complex" 0 identical -- --scheme ozaki1-fp4 --arch sm_120 --complex --dist phi:1 --m 33 --n 20 --k 700
+case_ "ozaki1-fp4-free-running" 0 identical -- --scheme ozaki1-fp4 --arch sm_120 --lockstep free --accumulate fp64 --dist randn --m 64 --n 64 --k 256
+for fault in scale.row_shift slices.a slices.b accumulate.c unscale.c; do
+  case_ "ozaki1-fp4-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki1-fp4 --arch sm_120 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
+done
+for shape in "1 1 1" "64 48 1000" "1000 7 33" "33 33 4097"; do
+  set -- $shape
+  case_ "int8-on-fp4-$1x$2x$3" 0 identical -- --scheme int8-on-fp4 --arch sm_120 --dist integers:127 --m "$1" --n "$2" --k "$3"
+done
+case_ "int8-on-fp4-k-bound-262144" 0 identical -- --scheme int8-on-fp4 --arch sm_100 --dist integers:127 --m 2 --n 3 --k 262144
+for fault in limbs.a limbs.b combine.c; do
+  case_ "int8-on-fp4-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme int8-on-fp4 --arch sm_120 --plant-fault "$fault" --dist integers:127 --m 24 --n 20 --k 200
+done
 # ozaki2-int8 and rare on the INT8 wgmma kernel.
 for shape in "64 48 1000" "1000 7 33" "33 33 4097" "1 1 1"; do
   set -- $shape

@@ -8,8 +8,11 @@
 namespace ozref::schemes {
 namespace {
 
+bool ozaki1_family(const Scheme& scheme) { return scheme.name == "ozaki1-int8" || scheme.name == "ozaki1-fp4"; }
+
 std::set<std::string> twin_names(const Scheme& scheme) {
-  return scheme.name == "ozaki1-int8" ? ozaki1_twin_names(scheme) : ozaki2_twin_names(scheme);
+  if (ozaki1_family(scheme)) return ozaki1_twin_names(scheme);
+  return scheme.name == "int8-on-fp4" ? int8_on_fp4_twin_names(scheme) : ozaki2_twin_names(scheme);
 }
 
 }  // namespace
@@ -42,11 +45,12 @@ std::vector<std::string> gpu_stages(const Scheme& scheme) {
 
 std::unique_ptr<Subject> make_gpu_subject(const Scheme& scheme, const GpuOptions& options) {
   if (twin_names(scheme).empty())
-    throw InputError("lockstep: no GPU twins of " + scheme.name + " on this GPU (implemented: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, rare, ozaki1-int8)");
+    throw InputError("lockstep: no GPU twins of " + scheme.name + " on this GPU (implemented: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, rare, ozaki1-int8, ozaki1-fp4, int8-on-fp4)");
   if (options.gemm != "mma" && options.gemm != "cublaslt") throw InputError("lockstep: unknown --gemm '" + options.gemm + "' (known: mma, cublaslt)");
   if (!options.fault.empty() && options.fault.find('.') == std::string::npos)
     throw InputError("lockstep: --plant-fault takes <stage>.<array>, got '" + options.fault + "'");
-  return scheme.name == "ozaki1-int8" ? make_ozaki1_subject(scheme, options) : make_ozaki2_subject(scheme, options);
+  if (ozaki1_family(scheme)) return make_ozaki1_subject(scheme, options);
+  return scheme.name == "int8-on-fp4" ? make_int8_on_fp4_subject(scheme, options) : make_ozaki2_subject(scheme, options);
 }
 
 }  // namespace ozref::schemes

@@ -1,6 +1,8 @@
-// The GPU subject of ozaki1-int8 (subjects.hpp): twins of stack, scale, slices, gemm (ozref's
-// kernels on each slice pair's instruction, or cuBLASLt's INT8 GEMM for s8 slices), accumulate
-// and unscale, read from the scheme's own Setup so that both sides slice, pair and weigh alike.
+// The GPU subject of ozaki1-int8 and ozaki1-fp4 (subjects.hpp): twins of stack, scale, slices, gemm
+// (ozref's kernels on each slice pair's instruction, or cuBLASLt's INT8 GEMM for s8 slices; fp4's
+// only where its Blackwell kernel runs), accumulate and unscale, read from the scheme's own Setup
+// so that both sides slice, pair and weigh alike.
+#include <cmath>
 #include <functional>
 #include <map>
 
@@ -9,6 +11,7 @@
 #include "gemm/int8_gemm.hpp"
 #include "schemes/ozaki1/setup.hpp"
 #include "stages/ozaki1/twins.hpp"
+#include "stages/ozaki2/twins.hpp"
 #include "subject/subjects.hpp"
 
 namespace ozref::schemes {
@@ -23,6 +26,21 @@ const ozaki1::Setup& setup_of(const Scheme& scheme) {
   return stage->setup();
 }
 
+twins::Slicing slicing_of(Ozaki1Variant v) {
+  return v == Ozaki1Variant::Int8Cublas ? twins::Slicing::Cublas : v == Ozaki1Variant::Fp4 ? twins::Slicing::Fp4 : twins::Slicing::Ozimmu;
+}
+
+// The exact weight as two 64-bit words (fp4's 13^30 < 2^112; int8's at most 2^56).
+twins::OutputWeight output_weight(const mpz_class& exact, double fp64) {
+  twins::OutputWeight w;
+  w.low = mpz_class(exact & mpz_class("0xFFFFFFFFFFFFFFFF")).get_ui();
+  const mpz_class high = exact >> 64;
+  if (high >= mpz_class(1) << 64) throw std::logic_error("ozaki1 accumulate twin: a weight wider than 128 bits");
+  w.high = high.get_ui();
+  w.fp64 = fp64;
+  return w;
+}
+
 bool kernels_issue_every_pair(const ozaki1::Setup& s) {
   for (const auto& [sign, gemm] : s.gemms)
     if (!device::kernel_issues(gemm.spec().op)) return false;
@@ -32,10 +50,10 @@ bool kernels_issue_every_pair(const ozaki1::Setup& s) {
 class Ozaki1Subject final : public Subject {
  public:
   Ozaki1Subject(const Scheme& scheme, const GpuOptions& o)
-      : s_(setup_of(scheme)), options_(o), slicing_(s_.o.variant == Ozaki1Variant::Int8Cublas ? twins::Slicing::Cublas : twins::Slicing::Ozimmu),
-        shape_{s_.m, s_.n, s_.k, s_.p}, names_(ozaki1_twin_names(scheme)) {
-    if (o.gemm == "cublaslt" && slicing_ == twins::Slicing::Cublas)
-      throw InputError("lockstep: --gemm cublaslt runs s8 x s8 GEMMs; ozaki1-int8 --slicing cublas mixes u8 slices (use --gemm mma)");
+      : s_(setup_of(scheme)), options_(o), slicing_(slicing_of(s_.o.variant)), shape_{s_.m, s_.n, s_.k, s_.p}, names_(ozaki1_twin_names(scheme)) {
+    if (o.gemm == "cublaslt" && slicing_ != twins::Slicing::Ozimmu)
+      throw InputError("lockstep: --gemm cublaslt runs s8 x s8 GEMMs; " + scheme.name +
+                       (slicing_ == twins::Slicing::Cublas ? " --slicing cublas mixes u8 slices" : " multiplies FP4 digits") + " (use --gemm mma)");
     twins_ = {{"stack", [this](auto&... x) { stack(x...); }},           {"scale", [this](auto&... x) { scale(x...); }},
               {"slices", [this](auto&... x) { slices(x...); }},         {"gemm", [this](auto&... x) { gemm(x...); }},
               {"accumulate", [this](auto&... x) { accumulate(x...); }}, {"unscale", [this](auto&... x) { unscale(x...); }}};
@@ -63,7 +81,7 @@ class Ozaki1Subject final : public Subject {
   void scale(const Stage& s, const Arrays& in, Arrays& out) {
     const auto a = upload<double>(in, s_.source(), "a"), b = upload<double>(in, s_.source(), "b");
     DeviceArray<int32_t> row(s_.m), col(s_.n);
-    twins::scale(shape_, slicing_, s_.sl.width(), a.get(), b.get(), row.get(), col.get());
+    twins::scale(shape_, s_.sl.magnitude_bits(), a.get(), b.get(), row.get(), col.get());
     download(row, out, s, "row_shift"), download(col, out, s, "col_shift");
   }
 
@@ -75,12 +93,15 @@ class Ozaki1Subject final : public Subject {
     download(sa, out, s, "a"), download(sb, out, s, "b");
   }
 
-  // Output q: the slice pair q, or (fused) the concatenated slices of t + u = q.
+  // Output q: the slice pair q, or (fused) the concatenated slices of t + u = q. INT32 outputs, or
+  // FP32 (fp4: the digits as E2M1 containers).
   void gemm(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto sa = upload<int8_t>(in, "slices", "a"), sb = upload<int8_t>(in, "slices", "b");
+    const auto sa = operands(upload<int8_t>(in, "slices", "a"));
+    const auto sb = upload<int8_t>(in, "slices", "b");
     const size_t mk = s_.m * s_.k, nk = s_.n * s_.k, mn = s_.m * s_.n;
     DeviceArray<int8_t> columns(s_.p * nk);
     twins::slice_columns(shape_, sb.get(), columns.get());
+    columns = operands(std::move(columns));
     DeviceArray<int32_t> c(s_.outputs() * mn);
     for (size_t q = 0; q < s_.outputs(); ++q) {
       if (!s_.fused) {
@@ -96,6 +117,13 @@ class Ozaki1Subject final : public Subject {
     download(c, out, s, "c");
   }
 
+  DeviceArray<int8_t> operands(DeviceArray<int8_t> slices) const {
+    if (slicing_ != twins::Slicing::Fp4) return slices;
+    DeviceArray<int8_t> e2m1(slices.size());
+    device::ozaki2::to_e2m1(slices.get(), slices.size(), reinterpret_cast<uint8_t*>(e2m1.get()));
+    return e2m1;
+  }
+
   void int8_gemm(const std::string& op, size_t depth, const int8_t* a, const int8_t* b_columns, int32_t* c) {
     if (options_.gemm == "cublaslt") return device::int8_gemm_cublaslt(s_.m, s_.n, depth, a, b_columns, c, nullptr);
     device::gemm_by_op(op, s_.m, s_.n, depth, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns),
@@ -103,21 +131,23 @@ class Ozaki1Subject final : public Subject {
   }
 
   void accumulate(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto c = upload<int32_t>(in, "gemm", "c");
-    std::vector<int> shift;
-    std::vector<double> weight;
+    std::vector<twins::OutputWeight> weights;
     for (size_t q = 0; q < s_.outputs(); ++q) {
       const size_t d = s_.fused ? q : s_.pairs[q].first + s_.pairs[q].second;
-      shift.push_back(static_cast<int>((s_.p - 1 - d) * size_t(s_.sl.width())));  // weight(d) = 2^((p-1-d) w)
-      weight.push_back(s_.sl.weight_fp64(d));
+      weights.push_back(output_weight(s_.sl.weight(d), s_.sl.weight_fp64(d)));
     }
+    const size_t words = s_.exact ? s_.words() : 0;
+    const auto run = [&](void* sums) {
+      if (slicing_ == twins::Slicing::Fp4) twins::accumulate(shape_, upload<uint32_t>(in, "gemm", "c").get(), weights, words, sums);
+      else twins::accumulate(shape_, upload<int32_t>(in, "gemm", "c").get(), weights, words, sums);
+    };
     if (s_.exact) {
-      DeviceArray<int64_t> acc(s_.m * s_.n * s_.words());
-      twins::accumulate_exact(shape_, c.get(), shift, s_.words(), acc.get());
+      DeviceArray<int64_t> acc(s_.m * s_.n * words);
+      run(acc.get());
       download(acc, out, s, "c");
     } else {
       DeviceArray<double> sum(s_.m * s_.n);
-      twins::accumulate_fp64(shape_, c.get(), weight, sum.get());
+      run(sum.get());
       download(sum, out, s, "c");
     }
   }
@@ -142,7 +172,6 @@ class Ozaki1Subject final : public Subject {
 
 std::set<std::string> ozaki1_twin_names(const Scheme& scheme) {
   const ozaki1::Setup& s = setup_of(scheme);
-  if (s.sl.format() != LowpFormat::Int8) return {};
   std::set<std::string> names = {"stack", "scale", "slices", "accumulate", "unscale"};
   if (kernels_issue_every_pair(s)) names.insert("gemm");
   return names;

@@ -15,9 +15,12 @@ namespace ozref::schemes {
 // ozaki2-int8, ozaki2-fp8, ozaki2-fp4 (real and complex) and what rare shares with ozaki2-int8 (ozaki2_subject.cpp).
 std::set<std::string> ozaki2_twin_names(const Scheme& scheme);
 std::unique_ptr<Subject> make_ozaki2_subject(const Scheme& scheme, const GpuOptions& options);
-// ozaki1-int8, both slicings, every accumulation, real and complex (ozaki1_subject.cpp).
+// ozaki1-int8 (both slicings, every accumulation) and ozaki1-fp4, real and complex (ozaki1_subject.cpp).
 std::set<std::string> ozaki1_twin_names(const Scheme& scheme);
 std::unique_ptr<Subject> make_ozaki1_subject(const Scheme& scheme, const GpuOptions& options);
+// int8-on-fp4 (int8_on_fp4_subject.cpp).
+std::set<std::string> int8_on_fp4_twin_names(const Scheme& scheme);
+std::unique_ptr<Subject> make_int8_on_fp4_subject(const Scheme& scheme, const GpuOptions& options);
 
 // An input array on the device.
 template <typename T>

@@ -1,6 +1,7 @@
 // The slicing arithmetic of the Ozaki-I GPU twins (device/stages/ozaki1/slicing.cuh), compiled for
 // the host, against the CPU's Slicing (reference/schemes/ozaki1/slicing.hpp): the shift of a row
-// and the p slices of a scaled element, for both INT8 slicings, every p and slice width, on random
+// and the p slices of a scaled element, for both INT8 slicings and fp4's greedy base-13 digits,
+// every p and slice width, on random
 // doubles of every binade (subnormals, zeros and both signs included) and at the shift's edges.
 // The scale and slices twins call exactly these functions.
 #include <bit>
@@ -41,12 +42,13 @@ std::vector<Case> cases() {
       all.push_back({Ozaki1Variant::Int8, twin::Slicing::Ozimmu, p, k});
       if (k <= 32768) all.push_back({Ozaki1Variant::Int8Cublas, twin::Slicing::Cublas, p, k});
     }
+  for (size_t p = 1; p <= 16; ++p) all.push_back({Ozaki1Variant::Fp4, twin::Slicing::Fp4, p, 32});
   return all;
 }
 
 }  // namespace
 
-TEST_CASE("twin slicing: shifts and slices of both INT8 slicings are the CPU Slicing's", "[device]") {
+TEST_CASE("twin slicing: shifts and slices of both INT8 slicings and of fp4 are the CPU Slicing's", "[device]") {
   Rng rng(test::seed() + 11);
   test::CaseCount count("twin slicings");
   for (const Case& c : cases()) {
@@ -55,7 +57,7 @@ TEST_CASE("twin slicing: shifts and slices of both INT8 slicings are the CPU Sli
       // A row's largest magnitude, then elements at or below it (the shift keeps them in range).
       const double mx = std::fabs(random_double(rng));
       const int shift = sl.shift(mx);
-      REQUIRE(twin::slice_shift(c.slicing, sl.width(), mx) == shift);
+      REQUIRE(twin::slice_shift(sl.magnitude_bits(), mx) == shift);
       for (double a : {mx, -mx, std::ldexp(mx, -int(rng.below(60))), -std::ldexp(mx, -int(rng.below(60))), mx * rng.uniform()}) {
         int8_t want[16] = {}, got[16] = {};
         sl.slice(a, shift, want, 1);
@@ -66,5 +68,5 @@ TEST_CASE("twin slicing: shifts and slices of both INT8 slicings are the CPU Sli
       }
     }
   }
-  count.report(50000);
+  count.report(80000);
 }

@@ -11,14 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#ifdef __CUDACC__
-#define OZREF_HD __host__ __device__
-// Inlined into the kernels, so that the wide integers passed by pointer stay in registers.
-#define OZREF_HD_INLINE __host__ __device__ __forceinline__
-#else
-#define OZREF_HD
-#define OZREF_HD_INLINE inline
-#endif
+#include "common/host_device.hpp"
 
 namespace ozref::device::ozaki2 {
 

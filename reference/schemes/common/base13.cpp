@@ -17,26 +17,11 @@ bool in_digit_set(int64_t d) {
   return false;
 }
 
-int64_t greedy_digit(int64_t x) {
-  // Least-magnitude member of S in each class mod 13 (class 5 is -8, class 8 is 8).
-  static const int8_t by_class[13] = {0, 1, 2, 3, 4, -8, 6, -6, 8, -4, -3, -2, -1};
-  return by_class[mod(x, 13)];
-}
-
 int64_t base13_range(int p) {
   if (p < 1 || p > 16) throw std::logic_error("base13_range: p = " + std::to_string(p) + " outside 1..16");
   int64_t power = 1;
   for (int i = 0; i < p; ++i) power *= 13;
   return (power - 1) / 3;
-}
-
-bool to_base13(int64_t x, int p, int8_t* digits) {
-  for (int i = 0; i < p; ++i) {
-    const int64_t d = greedy_digit(x);
-    digits[i] = static_cast<int8_t>(d);
-    x = (x - d) / 13;
-  }
-  return x == 0;
 }
 
 TwoLimbTable::TwoLimbTable(int64_t modulus) : m_(modulus), table_(static_cast<size_t>(modulus)) {

@@ -11,14 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include "schemes/common/greedy_digits.hpp"
+
 namespace ozref::schemes {
 
 bool in_digit_set(int64_t d);
-int64_t greedy_digit(int64_t x);
 // X_p = (13^p - 1) / 3 for p = 1..16.
 int64_t base13_range(int p);
-// Writes the p greedy digits of x, least significant first; false when x needs more than p.
-bool to_base13(int64_t x, int p, int8_t* digits);
 
 class TwoLimbTable {
  public:

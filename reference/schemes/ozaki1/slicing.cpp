@@ -27,12 +27,13 @@ Slicing::Slicing(Ozaki1Variant v, size_t p, size_t padded_k, size_t accumulators
   }
 }
 
-int Slicing::shift(double max_abs) const {
-  if (max_abs == 0) return 0;
-  if (v_ == Ozaki1Variant::Int8) return w_ - 1 - std::ilogb(max_abs);             // |x| < 2^w
-  if (v_ == Ozaki1Variant::Int8Cublas) return 6 - std::ilogb(max_abs);           // |x| < 2^7
-  return std::ilogb(double(base13_range(int(p_)))) - 1 - std::ilogb(max_abs);  // |x| < 2^ilogb(X_p) <= X_p
+int Slicing::magnitude_bits() const {
+  if (v_ == Ozaki1Variant::Int8) return w_;
+  if (v_ == Ozaki1Variant::Int8Cublas) return 7;
+  return std::ilogb(double(base13_range(int(p_))));
 }
+
+int Slicing::shift(double max_abs) const { return max_abs == 0 ? 0 : magnitude_bits() - 1 - std::ilogb(max_abs); }
 
 void Slicing::slice(double a, int s, int8_t* out, size_t stride) const {
   if (v_ == Ozaki1Variant::Int8Cublas) {

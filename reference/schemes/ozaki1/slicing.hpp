@@ -32,6 +32,9 @@ class Slicing {
   bool slice_signed(size_t t) const { return v_ != Ozaki1Variant::Int8Cublas || t == 0; }
   size_t slices() const { return p_; }
   int width() const { return w_; }  // int8: bits per slice
+  // The scaled magnitudes stay below 2^magnitude_bits(): the slice width (int8), 7 (cublas),
+  // ilogb(X_p) (fp4, so that |x| <= X_p).
+  int magnitude_bits() const;
   // The power-of-two shift of a row (column) whose largest magnitude is max_abs (0: none).
   int shift(double max_abs) const;
   // The p slices of a scaled element, most significant first, at out[0], out[stride], ...

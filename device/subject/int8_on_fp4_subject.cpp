@@ -1,0 +1,95 @@
+// The GPU subject of int8-on-fp4 (subjects.hpp): twins of limbs and combine, and of gemm where
+// ozref's kernel for its FP4 instruction runs on this GPU (sm_120a's mma.sync; on an H200 the
+// gemm stays on the CPU model), read from the scheme's own Setup.
+#include <functional>
+#include <map>
+
+#include "common/error.hpp"
+#include "gemm/gemm_by_op.hpp"
+#include "schemes/int8_on_fp4/stages.hpp"
+#include "stages/int8_on_fp4/twins.hpp"
+#include "stages/ozaki1/twins.hpp"
+#include "stages/ozaki2/twins.hpp"
+#include "subject/subjects.hpp"
+
+namespace ozref::schemes {
+namespace {
+
+using device::DeviceArray;
+namespace twins = device::int8_on_fp4;
+
+const int8_on_fp4::Setup& setup_of(const Scheme& scheme) {
+  const auto* stage = dynamic_cast<const SchemeStage<int8_on_fp4::Setup>*>(scheme.stages.front().get());
+  if (!stage) throw std::logic_error("gpu subject: " + scheme.name + " has no int8-on-fp4 setup");
+  return stage->setup();
+}
+
+class Int8OnFp4Subject final : public Subject {
+ public:
+  Int8OnFp4Subject(const Scheme& scheme, const GpuOptions& o) : s_(setup_of(scheme)), options_(o), names_(int8_on_fp4_twin_names(scheme)) {
+    if (o.gemm == "cublaslt") throw InputError("lockstep: --gemm cublaslt runs INT8 GEMMs; int8-on-fp4 multiplies FP4 digits (use --gemm mma)");
+    twins_ = {{"limbs", [this](auto&... x) { limbs(x...); }}, {"gemm", [this](auto&... x) { gemm(x...); }},
+              {"combine", [this](auto&... x) { combine(x...); }}};
+  }
+
+  std::string name() const override { return "gpu"; }
+  bool provides(const Stage& s) const override { return names_.count(std::string(s.name())) != 0; }
+  bool follows_rounding_order() const override { return true; }
+  void compute(const Stage& s, const Arrays& in, Arrays& out) override {
+    twins_.at(std::string(s.name()))(s, in, out);
+    plant_fault(options_.fault, s, out);
+  }
+
+ private:
+  using Twin = std::function<void(const Stage&, const Arrays&, Arrays&)>;
+
+  void limbs(const Stage& s, const Arrays& in, Arrays& out) {
+    for (const char* side : {"a", "b"}) {
+      const auto x = upload<double>(in, kInputStage, side);
+      DeviceArray<int8_t> l(twins::kLimbs * x.size());
+      twins::limbs(x.get(), x.size(), l.get());
+      download(l, out, s, side);
+    }
+  }
+
+  // The nine GEMMs A_i B_j (i outer) on E2M1 containers of the digits, B's planes by columns.
+  void gemm(const Stage& s, const Arrays& in, Arrays& out) {
+    const size_t mk = s_.m * s_.k, nk = s_.n * s_.k, mn = s_.m * s_.n;
+    const auto la = upload<int8_t>(in, "limbs", "a"), lb = upload<int8_t>(in, "limbs", "b");
+    DeviceArray<int8_t> columns(twins::kLimbs * nk);
+    device::ozaki1::slice_columns({s_.m, s_.n, s_.k, twins::kLimbs}, lb.get(), columns.get());
+    DeviceArray<uint8_t> ea(la.size()), eb(columns.size());
+    device::ozaki2::to_e2m1(la.get(), la.size(), ea.get());
+    device::ozaki2::to_e2m1(columns.get(), columns.size(), eb.get());
+    DeviceArray<uint32_t> c(twins::kLimbs * twins::kLimbs * mn);
+    for (size_t g = 0; g < twins::kLimbs * twins::kLimbs; ++g)
+      device::gemm_by_op(s_.lowp.spec().op, s_.m, s_.n, s_.k, ea.get() + g / twins::kLimbs * mk, eb.get() + g % twins::kLimbs * nk, c.get() + g * mn);
+    download(c, out, s, "c");
+  }
+
+  void combine(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto c = upload<uint32_t>(in, "gemm", "c");
+    DeviceArray<int32_t> result(s_.m * s_.n);
+    twins::combine(c.get(), s_.m * s_.n, result.get());
+    download(result, out, s, "c");
+  }
+
+  const int8_on_fp4::Setup& s_;
+  GpuOptions options_;
+  std::set<std::string> names_;
+  std::map<std::string, Twin> twins_;
+};
+
+}  // namespace
+
+std::set<std::string> int8_on_fp4_twin_names(const Scheme& scheme) {
+  std::set<std::string> names = {"limbs", "combine"};
+  if (device::kernel_issues(setup_of(scheme).lowp.spec().op)) names.insert("gemm");
+  return names;
+}
+
+std::unique_ptr<Subject> make_int8_on_fp4_subject(const Scheme& scheme, const GpuOptions& options) {
+  return std::make_unique<Int8OnFp4Subject>(scheme, options);
+}
+
+}  // namespace ozref::schemes
