@@ -18,11 +18,7 @@ namespace {
 using device::DeviceArray;
 namespace twins = device::int8_on_fp4;
 
-const int8_on_fp4::Setup& setup_of(const Scheme& scheme) {
-  const auto* stage = dynamic_cast<const SchemeStage<int8_on_fp4::Setup>*>(scheme.stages.front().get());
-  if (!stage) throw std::logic_error("gpu subject: " + scheme.name + " has no int8-on-fp4 setup");
-  return stage->setup();
-}
+const int8_on_fp4::Setup& setup_of(const Scheme& scheme) { return scheme_setup<int8_on_fp4::Setup>(scheme); }
 
 class Int8OnFp4Subject final : public Subject {
  public:

@@ -20,11 +20,7 @@ namespace {
 using device::DeviceArray;
 namespace twins = device::ozaki1;
 
-const ozaki1::Setup& setup_of(const Scheme& scheme) {
-  const auto* stage = dynamic_cast<const SchemeStage<ozaki1::Setup>*>(scheme.stages.front().get());
-  if (!stage) throw std::logic_error("gpu subject: " + scheme.name + " has no Ozaki-I setup");
-  return stage->setup();
-}
+const ozaki1::Setup& setup_of(const Scheme& scheme) { return scheme_setup<ozaki1::Setup>(scheme); }
 
 twins::Slicing slicing_of(Ozaki1Variant v) {
   return v == Ozaki1Variant::Int8Cublas ? twins::Slicing::Cublas : v == Ozaki1Variant::Fp4 ? twins::Slicing::Fp4 : twins::Slicing::Ozimmu;

@@ -9,6 +9,7 @@
 
 #include "runtime/cuda_check.hpp"
 #include "schemes/pipeline/gpu.hpp"
+#include "schemes/pipeline/stage.hpp"
 
 namespace ozref::schemes {
 
@@ -21,6 +22,14 @@ std::unique_ptr<Subject> make_ozaki1_subject(const Scheme& scheme, const GpuOpti
 // int8-on-fp4 (int8_on_fp4_subject.cpp).
 std::set<std::string> int8_on_fp4_twin_names(const Scheme& scheme);
 std::unique_ptr<Subject> make_int8_on_fp4_subject(const Scheme& scheme, const GpuOptions& options);
+
+// The Setup its stages share, from a scheme's first stage.
+template <typename Setup>
+const Setup& scheme_setup(const Scheme& scheme) {
+  const auto* stage = dynamic_cast<const SchemeStage<Setup>*>(scheme.stages.front().get());
+  if (!stage) throw std::logic_error("gpu subject: " + scheme.name + " has another family's stages");
+  return stage->setup();
+}
 
 // An input array on the device.
 template <typename T>
