@@ -219,9 +219,10 @@ done
 case_ "ozaki1-fp4-k-bound-262144" 0 identical -- --scheme ozaki1-fp4 --arch sm_120 --slices 4 --dist phi:1 --m 2 --n 3 --k 262144
 case_ "ozaki1-fp4-complex" 0 identical -- --scheme ozaki1-fp4 --arch sm_120 --complex --dist phi:1 --m 33 --n 20 --k 700
 case_ "ozaki1-fp4-free-running" 0 identical -- --scheme ozaki1-fp4 --arch sm_120 --lockstep free --accumulate fp64 --dist randn --m 64 --n 64 --k 256
-for fault in scale.row_shift slices.a slices.b accumulate.c unscale.c; do
+for fault in slices.a slices.b accumulate.c unscale.c; do
   case_ "ozaki1-fp4-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki1-fp4 --arch sm_120 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
 done
+case_ "ozaki1-fp4-complex-fault-stack.a" 1 fault:stack -- --scheme ozaki1-fp4 --arch sm_120 --complex --plant-fault stack.a --m 16 --n 16 --k 64
 for shape in "1 1 1" "64 48 1000" "1000 7 33" "33 33 4097"; do
   set -- $shape
   case_ "int8-on-fp4-$1x$2x$3" 0 identical -- --scheme int8-on-fp4 --arch sm_120 --dist integers:127 --m "$1" --n "$2" --k "$3"

@@ -35,11 +35,12 @@ class TempDir {
 class ChangingSubject final : public schemes::Subject {
  public:
   ChangingSubject(std::string stage, std::function<void(const schemes::Stage&, schemes::Arrays&)> change,
-                  bool follows_rounding_order = false)
-      : stage_(std::move(stage)), change_(std::move(change)), follows_(follows_rounding_order) {}
+                  bool follows_rounding_order = false, bool computes_from_inputs = false)
+      : stage_(std::move(stage)), change_(std::move(change)), follows_(follows_rounding_order), computes_(computes_from_inputs) {}
   std::string name() const override { return "cpu with " + stage_ + " changed"; }
   bool provides(const schemes::Stage&) const override { return true; }
   bool follows_rounding_order() const override { return follows_; }
+  bool computes_from_inputs() const override { return computes_; }
   void compute(const schemes::Stage& s, const schemes::Arrays& in, schemes::Arrays& out) override {
     for (size_t t = 0; t < s.batches(); ++t) s.compute(in, out, t);
     if (s.name() == stage_) change_(s, out);
@@ -48,7 +49,7 @@ class ChangingSubject final : public schemes::Subject {
  private:
   std::string stage_;
   std::function<void(const schemes::Stage&, schemes::Arrays&)> change_;
-  bool follows_;
+  bool follows_, computes_;
 };
 
 inline nlohmann::json read_json(const std::string& path) {

@@ -31,6 +31,7 @@ class Int8OnFp4Subject final : public Subject {
   std::string name() const override { return "gpu"; }
   bool provides(const Stage& s) const override { return names_.count(std::string(s.name())) != 0; }
   bool follows_rounding_order() const override { return true; }
+  bool computes_from_inputs() const override { return true; }
   void compute(const Stage& s, const Arrays& in, Arrays& out) override {
     twins_.at(std::string(s.name()))(s, in, out);
     plant_fault(options_.fault, s, out);

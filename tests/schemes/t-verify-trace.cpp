@@ -216,6 +216,22 @@ TEST_CASE("runner: the dd CRT is compared bit for bit only with a subject that f
   cases.report(2);
 }
 
+TEST_CASE("runner: a computing subject's output that breaks its contract is not passed on; the later stages take the CPU's", "[trace]") {
+  const Config c{"int8-on-fp4", "int8-on-fp4", {}, "integers:127"};
+  // 5 is no digit of S and has no E2M1 encoding as a half: the CPU's gemm could not take it.
+  test::ChangingSubject faulty("limbs", [](const Stage& s, Arrays& out) { out.get(s.ref("a")).as<int8_t>()[7] = 5; }, true, true);
+  const SchemeResult r = run_scheme(scheme_of(c), inputs_of(c), {.verify = Verify::Full, .subject = &faulty});
+  REQUIRE(r.stages.size() == 3);
+  CHECK(r.stages[0].name == "limbs");
+  CHECK(r.stages[0].violations >= 1);
+  CHECK(r.stages[0].comparison.differing == 1);
+  for (size_t i = 1; i < r.stages.size(); ++i) {
+    INFO(r.stages[i].name);
+    CHECK(r.stages[i].violations == 0);
+    CHECK(r.stages[i].comparison.differing == 0);
+  }
+}
+
 TEST_CASE("verify-trace: a different valid scaling verifies; one that breaks the exactness condition is caught", "[trace]") {
   const test::TempDir dir("verify-scale");
   test::CaseCount cases("scalings of a trace");

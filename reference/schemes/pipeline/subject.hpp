@@ -21,6 +21,10 @@ class Subject {
   // Whether its floating-point stages (StageKind::Rounding) follow ozref's order of operations, so
   // that they too must match the CPU bit for bit (the GPU twins do; a trace's kernel need not).
   virtual bool follows_rounding_order() const { return false; }
+  // Whether it computes each stage from the inputs it is given (the GPU twins; a trace's arrays
+  // are fixed). Such a subject, re-synchronised, is given the CPU's outputs of a stage whose own
+  // outputs broke the stage's contract, so that the later stages are checked on valid inputs.
+  virtual bool computes_from_inputs() const { return false; }
 };
 
 }  // namespace ozref::schemes
