@@ -46,20 +46,33 @@ std::array<Element, 256> element_table(const InstructionSpec& s, FormatId f) {
 
 // The operands as the kernel reads them: A by rows; B in panels of 16 columns, k-major with the
 // lanes contiguous (columns past n are zero); per step, a flag per row and a lane mask per panel
-// for a non-finite element or scale, and the scale exponents (zero when the kind has no scales).
+// for a non-finite element or scale; per scale group (an exact group of 16, or a whole step) the
+// scales as ratio * 2^align (ratio 1 and align 0 without scales; ratio 0 for a zero scale).
 struct Tables {
-  size_t k = 0, steps = 0, panels = 0;
-  std::vector<float> a_value, b_value;
+  size_t k = 0, steps = 0, panels = 0, groups = 0, group = 0;  // groups along K, elements per group
+  std::vector<float> a_value, b_value, a_ratio, b_ratio;
   std::vector<int32_t> a_align, b_align, a_scale, b_scale;
   std::vector<uint8_t> a_special;
   std::vector<uint16_t> b_special;
 };
 
-// A UE8M0 scale's exponent, or `special` set for its NaN.
-int32_t scale_exponent(uint8_t bits, bool& special) {
-  const ExactValue v = decode(format_spec(FormatId::UE8M0), bits);
+struct Scale {
+  float ratio = 1;
+  int32_t align = 0;
+};
+// A scale as execute.cpp's scale_of reads it (a zero scale aligns as 2^-126), `special` set for NaN.
+Scale scale_of(FormatId format, uint8_t bits, bool& special) {
+  const FormatSpec& f = format_spec(format);
+  const ExactValue v = decode(f, bits);
   if (!v.is_finite()) special = true;
-  return v.is_finite() ? v.exponent : 0;
+  if (!v.is_finite()) return {};
+  if (!v.significand) return {0, -126};
+  return {float(std::ldexp(double(v.significand), -f.fraction_bits)), v.exponent + f.fraction_bits};
+}
+
+// The code of element kk of a row of operand bytes (`row` bytes per row).
+uint8_t element_code(const InstructionSpec& s, const uint8_t* row, size_t kk) {
+  return s.packing == Packing::PackedFp4 ? uint8_t((row[kk / 2] >> (4 * (kk % 2))) & 0xF) : row[kk];
 }
 
 Tables make_tables(const InstructionSpec& s, const GemmOperands& x) {
@@ -67,24 +80,32 @@ Tables make_tables(const InstructionSpec& s, const GemmOperands& x) {
   t.k = x.k;
   t.steps = x.k / size_t(s.k);
   t.panels = (x.n + kLanes - 1) / kLanes;
-  const bool scaled = s.kind == Kind::BlockScaled;
+  t.group = size_t(s.exact_group ? s.exact_group : s.k);
+  t.groups = x.k / t.group;
+  const size_t row = operand_bytes(s) * t.steps, scales = s.kind == Kind::BlockScaled ? x.k / size_t(s.scale_block) : 0;
   const std::array<Element, 256> ta = element_table(s, s.a_format), tb = element_table(s, s.b_format);
   t.a_value.assign(x.m * t.k, 0);
   t.a_align.assign(x.m * t.k, kNoProduct);
-  t.a_scale.assign(x.m * t.steps, 0);
+  t.a_scale.assign(x.m * t.groups, 0);
+  t.a_ratio.assign(x.m * t.groups, 1);
   t.a_special.assign(x.m * t.steps, 0);
   t.b_value.assign(t.panels * t.k * kLanes, 0);
   t.b_align.assign(t.panels * t.k * kLanes, kNoProduct);
-  t.b_scale.assign(t.panels * t.steps * kLanes, 0);
+  t.b_scale.assign(t.panels * t.groups * kLanes, 0);
+  t.b_ratio.assign(t.panels * t.groups * kLanes, 1);
   t.b_special.assign(t.panels * t.steps, 0);
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < x.m; ++i)
     for (size_t kk = 0; kk < t.k; ++kk) {
-      const Element& e = ta[x.a[i * t.k + kk]];
+      const Element& e = ta[element_code(s, &x.a[i * row], kk)];
       t.a_value[i * t.k + kk] = e.value;
       t.a_align[i * t.k + kk] = e.align;
       bool special = e.special;
-      if (scaled && kk % size_t(s.k) == 0) t.a_scale[i * t.steps + kk / size_t(s.k)] = scale_exponent(x.scale_a[i * t.steps + kk / size_t(s.k)], special);
+      if (scales && kk % t.group == 0) {
+        const Scale sc = scale_of(s.scale_format, x.scale_a[i * scales + kk / size_t(s.scale_block)], special);
+        t.a_scale[i * t.groups + kk / t.group] = sc.align;
+        t.a_ratio[i * t.groups + kk / t.group] = sc.ratio;
+      }
       if (special) t.a_special[i * t.steps + kk / size_t(s.k)] = 1;
     }
 #pragma omp parallel for schedule(static)
@@ -92,12 +113,16 @@ Tables make_tables(const InstructionSpec& s, const GemmOperands& x) {
     for (size_t l = 0; l < kLanes && p * kLanes + l < x.n; ++l) {
       const size_t j = p * kLanes + l;
       for (size_t kk = 0; kk < t.k; ++kk) {
-        const Element& e = tb[x.b[j * t.k + kk]];
+        const Element& e = tb[element_code(s, &x.b[j * row], kk)];
         const size_t at = (p * t.k + kk) * kLanes + l, step = kk / size_t(s.k);
         t.b_value[at] = e.value;
         t.b_align[at] = e.align;
         bool special = e.special;
-        if (scaled && kk % size_t(s.k) == 0) t.b_scale[(p * t.steps + step) * kLanes + l] = scale_exponent(x.scale_b[j * t.steps + step], special);
+        if (scales && kk % t.group == 0) {
+          const Scale sc = scale_of(s.scale_format, x.scale_b[j * scales + kk / size_t(s.scale_block)], special);
+          t.b_scale[(p * t.groups + kk / t.group) * kLanes + l] = sc.align;
+          t.b_ratio[(p * t.groups + kk / t.group) * kLanes + l] = sc.ratio;
+        }
         if (special) t.b_special[p * t.steps + step] |= uint16_t(1u << l);
       }
     }
@@ -140,6 +165,8 @@ struct Wide {
   x |= __builtin_shufflevector(x, x, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
   return (x[0] | x[1]) != 0;
 }
+// -1 where FP32 bits are Inf or NaN, else 0 (by arithmetic: g++ 12 fails on a compare here).
+[[gnu::always_inline]] inline void or_not_finite(i32v& mask, const i32v& bits) { mask |= -((((bits >> 23) & 0xFF) + 1) >> 8); }
 [[gnu::always_inline]] inline void magnitude(f64v& out, const f64v& v) { out = (f64v)((i64v)v & INT64_MAX); }
 // v (exact, 8 lanes) rounded to FP32 bits: nearest-even, or toward zero (one ulp down in
 // magnitude where nearest-even went up); `bad` marks lanes at or beyond 2^127 or not finite.
@@ -197,31 +224,13 @@ template <int R>
   }
 }
 
-// One fused block on every lane: c (FP32 bits) in, the block's FP32 result out; lanes whose
-// result reaches 2^127 are marked in `slow` (-1).
+// The end of a block on every lane: C (FP32 bits) truncated at 2^(e_max - F) and added to the
+// products' sum `total` (in units of 2^(e_max - F)), normalised and rounded once; c becomes the
+// block's FP32 result. Lanes whose result reaches 2^127 are marked in `slow` (-1).
 template <int R>
-[[gnu::always_inline]] inline void fused_block(const Place& at, const std::vector<int>& block, const i32v (&scale_exp)[R],
-                                               i32v (&c)[R], i32v (&slow)[R]) {
-  const FusedBlock& fb = at.s.block;
+[[gnu::always_inline]] inline void finish_block(const FusedBlock& fb, const i32v (&e_max)[R], const Wide (&total)[R], i32v (&c)[R],
+                                                i32v (&slow)[R]) {
   const int f = fb.fraction_bits;
-  const i32v one = i32v{} + 1, floor = i32v{} + fb.exponent_floor, low = i32v{} - 126, high = i32v{} + 127;
-  i32v e_max[R];
-  f32v scale[R];
-  Wide total[R];
-  product_alignment<R>(at, block, e_max);
-  for (int r = 0; r < R; ++r) {
-    i32v c_align = (c[r] >> 23) & 0xFF;  // a zero C counts as 2^-126
-    max_into(c_align, one);
-    e_max[r] += scale_exp[r];
-    max_into(e_max[r], c_align - 127);
-    max_into(e_max[r], floor);
-    // 2^(scale + F - e_max); clamped to FP32's range, which it leaves only when every product is zero.
-    i32v x = scale_exp[r] + f - e_max[r];
-    max_into(x, low);
-    x = x < high ? x : high;
-    scale[r] = (f32v)((x + 127) << 23);
-  }
-  truncated_sum<R>(at, block, scale, total);
   for (int r = 0; r < R; ++r) {
     const i32v finite = (c[r] & 0x7F800000) != 0x7F800000;
     Wide cv, up, down;
@@ -239,6 +248,89 @@ template <int R>
   }
 }
 
+// e_max over the products' maximum (plus the scale exponents), C's alignment exponent (a zero C
+// counts as 2^-126) and the block's floor.
+template <int R>
+[[gnu::always_inline]] inline void raise_to_c_and_floor(const FusedBlock& fb, const i32v (&c)[R], i32v (&e_max)[R]) {
+  const i32v one = i32v{} + 1, floor = i32v{} + fb.exponent_floor;
+  for (int r = 0; r < R; ++r) {
+    i32v c_align = (c[r] >> 23) & 0xFF;
+    max_into(c_align, one);
+    max_into(e_max[r], c_align - 127);
+    max_into(e_max[r], floor);
+  }
+}
+
+// One fused block of single products on every lane: c (FP32 bits) in, the block's result out.
+template <int R>
+[[gnu::always_inline]] inline void fused_block(const Place& at, const std::vector<int>& block, const i32v (&scale_exp)[R],
+                                               i32v (&c)[R], i32v (&slow)[R]) {
+  const FusedBlock& fb = at.s.block;
+  const i32v low = i32v{} - 126, high = i32v{} + 127;
+  i32v e_max[R];
+  f32v scale[R];
+  Wide total[R];
+  product_alignment<R>(at, block, e_max);
+  for (int r = 0; r < R; ++r) e_max[r] += scale_exp[r];
+  raise_to_c_and_floor<R>(fb, c, e_max);
+  for (int r = 0; r < R; ++r) {
+    // 2^(scale + F - e_max); clamped to FP32's range, which it leaves only when every product is zero.
+    i32v x = scale_exp[r] + fb.fraction_bits - e_max[r];
+    max_into(x, low);
+    x = x < high ? x : high;
+    scale[r] = (f32v)((x + 127) << 23);
+  }
+  truncated_sum<R>(at, block, scale, total);
+  finish_block<R>(fb, e_max, total, c, slow);
+}
+
+// An instruction of exact groups (mxf4, mxf4nvf4, E2M1 only) on every lane: each group's 16
+// products summed exactly in FP32 (multiples of 1/4 below 2^10) and times its scales' ratios
+// (exact: at most 20 bits); groups aligned on their scale exponents only; a group worth zero
+// raises e_max only where the spec says so (zero_group_aligns); each group truncated in FP64.
+template <int R>
+[[gnu::always_inline]] inline void grouped_block(const Place& at, i32v (&c)[R], i32v (&slow)[R]) {
+  constexpr size_t kMaxGroups = 4;
+  const InstructionSpec& s = at.s;
+  const size_t per_step = size_t(s.k / s.exact_group), base = at.step * size_t(s.k);
+  f32v value[kMaxGroups][R];
+  i32v align[kMaxGroups][R], e_max[R];
+  const i32v none = i32v{} + 2 * kNoProduct;
+  for (int r = 0; r < R; ++r) e_max[r] = i32v{} + 2 * kNoProduct;
+  for (size_t g = 0; g < per_step; ++g) {
+    const size_t group = at.step * per_step + g;
+    for (int r = 0; r < R; ++r) value[g][r] = f32v{};
+    for (size_t kk = base + g * size_t(s.exact_group); kk < base + (g + 1) * size_t(s.exact_group); ++kk) {
+      f32v b;
+      load(b, &at.t.b_value[(at.p * at.t.k + kk) * kLanes]);
+      for (int r = 0; r < R; ++r) value[g][r] += b * at.t.a_value[(at.i0 + size_t(r)) * at.t.k + kk];
+    }
+    i32v b_align;
+    f32v b_ratio;
+    load(b_align, &at.t.b_scale[(at.p * at.t.groups + group) * kLanes]);
+    load(b_ratio, &at.t.b_ratio[(at.p * at.t.groups + group) * kLanes]);
+    for (int r = 0; r < R; ++r) {
+      value[g][r] *= b_ratio * at.t.a_ratio[(at.i0 + size_t(r)) * at.t.groups + group];
+      align[g][r] = b_align + at.t.a_scale[(at.i0 + size_t(r)) * at.t.groups + group];
+      const i32v counts = (value[g][r] != f32v{}) | (i32v{} - int32_t(s.zero_group_aligns));
+      max_into(e_max[r], (align[g][r] & counts) | (none & ~counts));
+    }
+  }
+  raise_to_c_and_floor<R>(s.block, c, e_max);
+  Wide total[R];
+  for (int r = 0; r < R; ++r) {
+    total[r].lo = total[r].hi = f64v{};
+    for (size_t g = 0; g < per_step; ++g) {
+      Wide v, scale;
+      widen(v, value[g][r]);
+      power_of_two(scale, align[g][r] + s.block.fraction_bits - e_max[r]);
+      total[r].lo += __builtin_convertvector(__builtin_convertvector(v.lo * scale.lo, i64v), f64v);
+      total[r].hi += __builtin_convertvector(__builtin_convertvector(v.hi * scale.hi, i64v), f64v);
+    }
+  }
+  finish_block<R>(s.block, e_max, total, c, slow);
+}
+
 // Rows i0..i0+R-1 of D against panel p, every step; lanes of a step with a non-finite operand,
 // scale or C, or a result out of the fast path's range, recomputed by execute().
 template <int R>
@@ -251,21 +343,23 @@ template <int R>
     if (!x.c.empty())
       for (size_t l = 0; l < lanes; ++l) acc[r][l] = int32_t(x.c[(i0 + size_t(r)) * x.n + p * kLanes + l]);
   }
-  const i32v exponent_mask = i32v{} + 0x7F800000;
   for (size_t st = 0; st < t.steps; ++st) {
     const Place at{s, t, i0, p, st};
     for (int r = 0; r < R; ++r) {
       c_in[r] = acc[r];
-      slow[r] = (acc[r] & exponent_mask) == exponent_mask;
+      slow[r] = i32v{};
+      or_not_finite(slow[r], acc[r]);
       blk[r] = s.c_added_after ? i32v{} : acc[r];
-      load(scale_exp[r], &t.b_scale[(p * t.steps + st) * kLanes]);
-      scale_exp[r] += t.a_scale[(i0 + size_t(r)) * t.steps + st];
+      load(scale_exp[r], &t.b_scale[(p * t.groups + st) * kLanes]);  // one scale group per step here
+      scale_exp[r] += t.a_scale[(i0 + size_t(r)) * t.groups + st];
     }
-    for (const std::vector<int>& block : s.blocks) fused_block<R>(at, block, scale_exp, blk, slow);
+    if (s.exact_group) grouped_block<R>(at, blk, slow);
+    else
+      for (const std::vector<int>& block : s.blocks) fused_block<R>(at, block, scale_exp, blk, slow);
     for (int r = 0; r < R; ++r) {
       // The trailing FADD of the user's C, nearest-even (fp32_add_nearest on finite values).
       acc[r] = s.c_added_after ? (i32v)((f32v)blk[r] + (f32v)c_in[r]) : blk[r];
-      slow[r] |= (acc[r] & exponent_mask) == exponent_mask;
+      or_not_finite(slow[r], acc[r]);
       const unsigned special = t.b_special[p * t.steps + st] | (t.a_special[(i0 + size_t(r)) * t.steps + st] ? 0xFFFFu : 0u);
       if (!special && !any_lane(slow[r])) continue;
       for (size_t l = 0; l < lanes; ++l)
@@ -298,10 +392,13 @@ bool byte_fp8_or_fp4(FormatId f) { return f == FormatId::E4M3 || f == FormatId::
 
 bool fp_block_gemm_applies(const InstructionSpec& s) {
   if (s.kind == Kind::Integer || !byte_fp8_or_fp4(s.a_format) || !byte_fp8_or_fp4(s.b_format)) return false;
+  if (s.block.fraction_bits == FusedBlock::kExact) return false;
+  if (s.kind == Kind::BlockScaled && s.exact_group)  // groups of E2M1 products, summed in FP64
+    return s.a_format == FormatId::E2M1 && s.b_format == FormatId::E2M1 && s.k / s.exact_group <= 4 &&
+           s.scale_block % s.exact_group == 0 && s.block.fraction_bits <= 38 && s.blocks.size() == 1 && !s.c_added_after;
   if (s.packing != Packing::Byte && s.packing != Packing::PaddedFp4) return false;
-  if (s.block.fraction_bits == FusedBlock::kExact || s.block.fraction_bits > 25) return false;
-  if (s.kind == Kind::BlockScaled && (s.exact_group || s.scale_format != FormatId::UE8M0 || s.scale_block != s.k)) return false;
-  return true;
+  if (s.block.fraction_bits > 25) return false;  // int32 sums of truncated products
+  return s.kind == Kind::Float || (s.scale_format == FormatId::UE8M0 && s.scale_block == s.k);
 }
 
 bool cpu_has_avx512_fp_block() {
