@@ -15,7 +15,9 @@ namespace ozref::mma {
 namespace {
 
 constexpr size_t kLanes = 16;               // output columns per panel: one 512-bit vector of FP32
-constexpr int32_t kNoProduct = -(1 << 20);  // alignment exponent of a zero or non-finite element
+// Alignment exponent of a zero or non-finite element: any sum with it stays below every real one
+// (at least -28 - 2 * 126 with scales), and two of them still fit in int16.
+constexpr int16_t kNoProduct = -(1 << 14);
 constexpr int kRows = 4;                     // rows sharing each load of a B panel
 bool g_portable = false;
 
@@ -25,7 +27,7 @@ using i32v = int32_t __attribute__((vector_size(64)));
 // One operand byte decoded: its value (0 when zero or not finite) and alignment exponent.
 struct Element {
   float value = 0;
-  int32_t align = kNoProduct;
+  int16_t align = kNoProduct;
   bool special = false;
 };
 
@@ -38,7 +40,7 @@ std::array<Element, 256> element_table(const InstructionSpec& s, FormatId f) {
       table[byte].special = true;
     } else if (e.v.significand) {
       const double magnitude = std::ldexp(double(e.v.significand), e.v.exponent);  // exact: few bits
-      table[byte] = {float(e.v.negative ? -magnitude : magnitude), e.align, false};
+      table[byte] = {float(e.v.negative ? -magnitude : magnitude), int16_t(e.align), false};
     }
   }
   return table;
@@ -51,7 +53,8 @@ std::array<Element, 256> element_table(const InstructionSpec& s, FormatId f) {
 struct Tables {
   size_t k = 0, steps = 0, panels = 0, groups = 0, group = 0;  // groups along K, elements per group
   std::vector<float> a_value, b_value, a_ratio, b_ratio;
-  std::vector<int32_t> a_align, b_align, a_scale, b_scale;
+  std::vector<int16_t> a_align, b_align;  // 16 lanes of int16: half a vector per maximum
+  std::vector<int32_t> a_scale, b_scale;
   std::vector<uint8_t> a_special;
   std::vector<uint16_t> b_special;
 };
@@ -135,6 +138,7 @@ Tables make_tables(const InstructionSpec& s, const GemmOperands& x) {
 using f32h = float __attribute__((vector_size(32)));
 using i32h = int32_t __attribute__((vector_size(32)));
 using f64v = double __attribute__((vector_size(64)));
+using i16h = int16_t __attribute__((vector_size(32)));
 using i64v = int64_t __attribute__((vector_size(64)));
 struct Wide {
   f64v lo, hi;
@@ -187,16 +191,21 @@ struct Place {
   size_t i0, p, step;
 };
 
-// Pass 1 of a fused block: per lane, the largest alignment exponent of its products.
+// Pass 1 of a fused block: per lane, the largest alignment exponent of its products (int16 lanes).
 template <int R>
-[[gnu::always_inline]] inline void product_alignment(const Place& at, const std::vector<int>& block, i32v (&e)[R]) {
-  for (int r = 0; r < R; ++r) e[r] = i32v{} + 2 * kNoProduct;
+[[gnu::always_inline]] inline void product_alignment(const Place& at, const std::vector<int>& block, i32v (&out)[R]) {
+  i16h e[R];
+  for (int r = 0; r < R; ++r) e[r] = i16h{} + int16_t(2 * kNoProduct);
   const size_t base = at.step * size_t(at.s.k);
   for (int kk : block) {
-    i32v b;
-    load(b, &at.t.b_align[(at.p * at.t.k + base + size_t(kk)) * kLanes]);
-    for (int r = 0; r < R; ++r) max_into(e[r], b + at.t.a_align[(at.i0 + size_t(r)) * at.t.k + base + size_t(kk)]);
+    i16h b;
+    std::memcpy(&b, &at.t.b_align[(at.p * at.t.k + base + size_t(kk)) * kLanes], sizeof b);
+    for (int r = 0; r < R; ++r) {
+      const i16h sum = b + at.t.a_align[(at.i0 + size_t(r)) * at.t.k + base + size_t(kk)];
+      e[r] = e[r] > sum ? e[r] : sum;
+    }
   }
+  for (int r = 0; r < R; ++r) out[r] = __builtin_convertvector(e[r], i32v);
 }
 
 // Pass 2: per lane, the sum of trunc(a * b * scale) over the block's products. Each product is

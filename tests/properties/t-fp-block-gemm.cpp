@@ -53,8 +53,8 @@ TEST_CASE("property: the vectorised FP8/FP4 general path equals the instruction 
   for (auto [arch, op] : {std::pair{"sm_89", "e4m3"}, {"sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e5m2"},
                           {"sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3"}, {"sm_100", "kind::f8f6f4.e2m1"},
                           {"sm_100", "kind::mxf8f6f4.block_scale.scale_vec::1X.e4m3"}, {"sm_120", "kind::f8f6f4"},
-                          {"sm_120", "kind::mxf8f6f4.block_scale.scale_vec::1X.e2m1"}, {"sm_100", "kind::mxf4nvf4.block_scale.scale_vec::4X.ue4m3"},
-                          {"sm_120", "kind::mxf4.block_scale.scale_vec::2X"}, {"sm_100+zero-groups-ignored", "kind::mxf4"}}) {
+                          {"sm_120", "kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e2m1"}, {"sm_100", "kind::mxf4nvf4.block_scale.scale_vec::4X.ue4m3"},
+                          {"sm_120", "kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3"}, {"sm_100+zero-groups-ignored", "kind::mxf4"}}) {
     INFO(arch << " " << op);
     REQUIRE(modelled(arch, op));
   }
