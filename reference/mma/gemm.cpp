@@ -44,6 +44,10 @@ bool saturation_cannot_trigger(const InstructionSpec& s, const GemmOperands& x) 
   return max_c + uint64_t(x.k) * max_abs(x.a, s.a_signed) * max_abs(x.b, s.b_signed) <= uint64_t(INT32_MAX);
 }
 
+bool integer_fast_path_applies(const InstructionSpec& s, const GemmOperands& x) {
+  return s.kind == Kind::Integer && (!s.saturate || saturation_cannot_trigger(s, x));
+}
+
 }  // namespace
 
 ElementOperands step_operands(const InstructionSpec& s, const GemmOperands& x, size_t i, size_t j, size_t step, uint32_t c) {
@@ -61,7 +65,7 @@ ElementOperands step_operands(const InstructionSpec& s, const GemmOperands& x, s
 }
 
 bool fast_path_applies(const InstructionSpec& s, const GemmOperands& x) {
-  return s.kind == Kind::Integer && (!s.saturate || saturation_cannot_trigger(s, x));
+  return integer_fast_path_applies(s, x) || fp_block_gemm_applies(s);
 }
 
 std::vector<uint32_t> gemm(const InstructionSpec& s, const GemmOperands& x, const GemmOptions& options) {
@@ -78,7 +82,7 @@ void gemm_into(const InstructionSpec& s, const GemmOperands& x, std::span<uint32
   const int fill_threads = options.threads > 0 ? options.threads : omp_get_max_threads();
 #pragma omp parallel for schedule(static) num_threads(fill_threads)
   for (size_t i = 0; i < d.size(); ++i) d[i] = 0xDEADBEEFu;
-  if (options.allow_fast_path && fast_path_applies(s, x)) {
+  if (options.allow_fast_path && integer_fast_path_applies(s, x)) {
     int8_gemm_wrapping({x.m, x.n, x.k, s.a_signed, s.b_signed}, x.a, x.b, x.c, d, options.threads);
     return;
   }
