@@ -11,7 +11,7 @@ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COM
 cmake --build build-san --parallel "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-san && ctest --output-on-failure --parallel "$(nproc)" -E 'bench')
-for t in npy mma_trace formats crt mma limbs run cli trace; do
+for t in npy mma_trace formats crt mma mma_fp limbs run cli trace; do
   work=$(mktemp -d)
   cp fuzz/corpus/$t/* "$work"/
   echo "fuzz_$t: ${seconds}s"

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "mma/exact_regime.hpp"
 #include "mma/execute.hpp"
+#include "mma/fp_block_gemm.hpp"
 #include "mma/int8_gemm.hpp"
 
 namespace ozref::mma {
@@ -43,10 +44,28 @@ bool saturation_cannot_trigger(const InstructionSpec& s, const GemmOperands& x) 
   return max_c + uint64_t(x.k) * max_abs(x.a, s.a_signed) * max_abs(x.b, s.b_signed) <= uint64_t(INT32_MAX);
 }
 
+bool integer_fast_path_applies(const InstructionSpec& s, const GemmOperands& x) {
+  return s.kind == Kind::Integer && (!s.saturate || saturation_cannot_trigger(s, x));
+}
+
 }  // namespace
 
+ElementOperands step_operands(const InstructionSpec& s, const GemmOperands& x, size_t i, size_t j, size_t step, uint32_t c) {
+  const size_t row = bytes_for(s, x.k), step_bytes = operand_bytes(s);
+  ElementOperands e;
+  e.a = x.a.subspan(i * row + step * step_bytes, step_bytes);
+  e.b = x.b.subspan(j * row + step * step_bytes, step_bytes);
+  e.c = c;
+  if (s.kind == Kind::BlockScaled) {
+    const size_t scales = x.k / size_t(s.scale_block), step_scales = scale_bytes(s);
+    e.scale_a = x.scale_a.subspan(i * scales + step * step_scales, step_scales);
+    e.scale_b = x.scale_b.subspan(j * scales + step * step_scales, step_scales);
+  }
+  return e;
+}
+
 bool fast_path_applies(const InstructionSpec& s, const GemmOperands& x) {
-  return s.kind == Kind::Integer && (!s.saturate || saturation_cannot_trigger(s, x));
+  return integer_fast_path_applies(s, x) || fp_block_gemm_applies(s);
 }
 
 std::vector<uint32_t> gemm(const InstructionSpec& s, const GemmOperands& x, const GemmOptions& options) {
@@ -63,13 +82,13 @@ void gemm_into(const InstructionSpec& s, const GemmOperands& x, std::span<uint32
   const int fill_threads = options.threads > 0 ? options.threads : omp_get_max_threads();
 #pragma omp parallel for schedule(static) num_threads(fill_threads)
   for (size_t i = 0; i < d.size(); ++i) d[i] = 0xDEADBEEFu;
-  if (options.allow_fast_path && fast_path_applies(s, x)) {
+  if (options.allow_fast_path && integer_fast_path_applies(s, x)) {
     int8_gemm_wrapping({x.m, x.n, x.k, s.a_signed, s.b_signed}, x.a, x.b, x.c, d, options.threads);
     return;
   }
   if (options.allow_fast_path && exact_regime_gemm(s, x, options.threads, d)) return;
+  if (options.allow_fast_path && fp_block_gemm(s, x, options.threads, d)) return;
   const size_t steps = x.k / size_t(s.k), row = bytes_for(s, x.k), step_bytes = operand_bytes(s);
-  const size_t scales = s.kind == Kind::BlockScaled ? x.k / size_t(s.scale_block) : 0, step_scales = scale_bytes(s);
   const int saved = omp_get_max_threads();
   if (options.threads > 0) omp_set_num_threads(options.threads);
   if (s.kind == Kind::Float) {
@@ -99,17 +118,7 @@ void gemm_into(const InstructionSpec& s, const GemmOperands& x, std::span<uint32
   for (size_t i = 0; i < x.m; ++i)
     for (size_t j = 0; j < x.n; ++j) {
       uint32_t acc = x.c.empty() ? 0u : x.c[i * x.n + j];
-      for (size_t st = 0; st < steps; ++st) {
-        ElementOperands e;
-        e.a = x.a.subspan(i * row + st * step_bytes, step_bytes);
-        e.b = x.b.subspan(j * row + st * step_bytes, step_bytes);
-        e.c = acc;
-        if (scales) {
-          e.scale_a = x.scale_a.subspan(i * scales + st * step_scales, step_scales);
-          e.scale_b = x.scale_b.subspan(j * scales + st * step_scales, step_scales);
-        }
-        acc = execute(s, e);
-      }
+      for (size_t st = 0; st < steps; ++st) acc = execute(s, step_operands(s, x, i, j, st, acc));
       d[i * x.n + j] = acc;
     }
   omp_set_num_threads(saved);

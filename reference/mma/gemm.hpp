@@ -2,12 +2,15 @@
 // the instruction's K, each step's D the next step's C. OpenMP-parallel over output rows. Fast
 // paths are used only where they are equal to that chain by construction (tests check them
 // against the general path): integer MMAs with wrapping accumulation for any K, and with
-// .satfinite when no partial sum can leave the int32 range.
+// .satfinite when no partial sum can leave the int32 range; FP MMAs on integer data inside the
+// accumulators' exact bound (exact_regime.hpp); and the vectorised general path of the FP8/FP4
+// instructions on any data (fp_block_gemm.hpp).
 #pragma once
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "mma/execute.hpp"
 #include "mma/instruction.hpp"
 
 namespace ozref::mma {
@@ -32,6 +35,9 @@ std::vector<uint32_t> gemm(const InstructionSpec& spec, const GemmOperands& x, c
 // run many GEMMs: a fresh multi-megabyte result costs first-touch page faults comparable to the
 // GEMM itself (docs/results.md).
 void gemm_into(const InstructionSpec& spec, const GemmOperands& x, std::span<uint32_t> d, const GemmOptions& options = {});
+
+// The operands of instruction step `step` of output (i, j), with `c` as its accumulator.
+ElementOperands step_operands(const InstructionSpec& spec, const GemmOperands& x, size_t i, size_t j, size_t step, uint32_t c);
 
 // Whether gemm() would take a fast path for these operands (for reports and tests).
 bool fast_path_applies(const InstructionSpec& spec, const GemmOperands& x);
