@@ -16,14 +16,14 @@ namespace {
 using u128 = unsigned __int128;
 
 constexpr uint32_t kLargestPrime = (1u << 26) - 1;  // Garner multiplies two residues: below 2^52
-constexpr uint32_t kSmallestPrime = 1u << 12;      // keeps reduce()'s quotient estimate within 1
+constexpr uint32_t kSmallestPrime = 1u << 12;      // keeps x / p below 2^41 in reduce_mod
 constexpr int kMaxModuli = 512;
 
 // x mod p in [0, p) for an integer |x| <= 2^52 + 2^51 (inverse = 1 / p, p < 2^26): the quotient
 // rounded to nearest (by adding and subtracting 1.5 * 2^52) is within one half and a little of
 // x / p, so q * p is below 2^53 and exact, and so is the remainder, in (-p, p) before the
 // correction. Arithmetic, not a branch, so that the compiler vectorises the loops around it.
-inline double reduce(double x, double p, double inverse) {
+inline double reduce_mod(double x, double p, double inverse) {
   const double q = (x * inverse + 0x1.8p52) - 0x1.8p52;
   const double r = x - q * p;
   return r + p * double(r < 0);
@@ -37,7 +37,7 @@ struct Modulus {
   double multiple = 0;          // the largest multiple of p up to 2^52
   std::vector<double> pow2;     // 2^(s + 18 t) mod p at [3 s + t], t = 0, 1, 2, every shift s
 
-  double reduce(double x) const { return ozref::reduce(x, p, inverse); }
+  double reduce(double x) const { return reduce_mod(x, p, inverse); }
   // The same for a DGEMM result, an integer of magnitude at most 2^53.
   double reduce_sum(double x) const {
     const double nearer = x - std::copysign(multiple, x);
@@ -157,7 +157,7 @@ OZREF_VECTOR_CLONES void balanced_residues(const ScaledIntegerMatrix& x, size_t 
     const int64_t s = 3 * int64_t{shift[e]};
     const double sum = double(mag & 0x3FFFF) * pow2[s] + double((mag >> 18) & 0x3FFFF) * pow2[s + 1] +
                        double(mag >> 36) * pow2[s + 2];
-    const double r = reduce(sum, p, inverse);  // md.reduce would read md in the loop: not vectorised
+    const double r = reduce_mod(sum, p, inverse);  // md.reduce would read md in the loop: not vectorised
     out[e] = (r - p * double(r > half)) * double((sig > 0) - (sig < 0));
   }
 }
@@ -200,8 +200,7 @@ void rebuild(const MixedRadix& mr, const std::vector<double>& residues, size_t p
   for (size_t e = 0; e < count_e; ++e) {
     const size_t idx = first + e;
     const std::span<uint64_t> x(c.magnitude.data() + idx * c.words, c.words);
-    std::fill(x.begin(), x.end(), 0);
-    size_t used = 0;  // the words the value so far needs (it stays below M, so within x)
+    size_t used = 0;  // the words the value so far needs (below M, so within x; the rest stay 0)
     for (size_t i = count; i-- > 0;)
       if (const uint64_t out = multiply_add(x.first(used), uint64_t(mr.moduli[i].p), uint64_t(digit[i * kBlock + e])))
         x[used++] = out;
