@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <cmath>
 #include <stdexcept>
 
@@ -193,10 +194,10 @@ OZREF_VECTOR_CLONES void garner_digits(const MixedRadix& mr, const double* resid
 
 // Elements [first, first + count_e) from their residues (mod p_i at residues[i * plane + idx]):
 // Garner's digits, then Horner's rule in 64-bit words, then the balanced representative.
-void rebuild(const MixedRadix& mr, const std::vector<double>& residues, size_t plane, size_t first,
+void rebuild(const MixedRadix& mr, const double* residues, size_t plane, size_t first,
              size_t count_e, std::vector<double>& digit, WideIntegerMatrix& c) {
   const size_t count = mr.moduli.size();
-  garner_digits(mr, residues.data() + first, plane, count_e, digit.data());
+  garner_digits(mr, residues + first, plane, count_e, digit.data());
   for (size_t e = 0; e < count_e; ++e) {
     const size_t idx = first + e;
     const std::span<uint64_t> x(c.magnitude.data() + idx * c.words, c.words);
@@ -240,8 +241,10 @@ WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
   c.magnitude.assign(m * n * c.words, 0);
   c.negative.assign(m * n, 0);
   const size_t plane = m * n;
-  std::vector<double> residues(count * plane);  // of C, prime by prime
-  std::vector<double> br(count * k * n);        // of B, prime by prime
+  // Buffers of residues, every element written before it is read: left uninitialised (zeroing
+  // them would cost a sizeable part of the work outside the DGEMMs).
+  const std::unique_ptr<double[]> residues(new double[count * plane]);  // of C, prime by prime
+  const std::unique_ptr<double[]> br(new double[count * k * n]);        // of B, prime by prime
   openblas_set_num_threads(1);  // OpenBLAS's own threads would compete with OpenMP's
 #pragma omp parallel
   {
@@ -251,17 +254,17 @@ WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
     // From here each thread works alone on its band of rows of A and C (no waiting on the others).
     const size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
     const size_t row0 = m * me / threads, rows = m * (me + 1) / threads - row0;
-    std::vector<double> ar(rows * k), cr(rows * n);
+    const std::unique_ptr<double[]> ar(new double[rows * k]), cr(new double[rows * n]);
     for (size_t i = 0; i < count && rows && n && k; ++i) {
       const Modulus& md = mr.moduli[i];
-      balanced_residues(a, row0 * k, rows * k, md, ar.data());
+      balanced_residues(a, row0 * k, rows * k, md, ar.get());
       cblas_dgemm(blas::kRowMajor, blas::kNoTrans, blas::kNoTrans, int(rows), int(n), int(k), 1.0,
-                  ar.data(), int(k), br.data() + i * k * n, int(n), 0.0, cr.data(), int(n));
-      reduce_sums(cr.data(), rows * n, md, &residues[i * plane + row0 * n]);
+                  ar.get(), int(k), br.get() + i * k * n, int(n), 0.0, cr.get(), int(n));
+      reduce_sums(cr.get(), rows * n, md, residues.get() + i * plane + row0 * n);
     }
     std::vector<double> digit(count * kBlock);
     for (size_t first = row0 * n; first < (row0 + rows) * n; first += kBlock)
-      rebuild(mr, residues, plane, first, std::min(kBlock, (row0 + rows) * n - first), digit, c);
+      rebuild(mr, residues.get(), plane, first, std::min(kBlock, (row0 + rows) * n - first), digit, c);
   }
   return c;
 }
