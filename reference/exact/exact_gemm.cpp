@@ -134,15 +134,16 @@ void finalize(bool negative, std::span<const uint64_t> magnitude, int base, std:
     out.residual_exact[idx] = 1;
     return;
   }
-  // E - nearest in two's complement, one word wider for the sign. The rounded value is a multiple
-  // of 2^base unless it equals the exact value (an exact value with fewer than 53 significant
-  // bits), which the branch above returned.
+  // |E| - |nearest| in two's complement, one word wider for the sign; E - nearest has its sign
+  // times E's. The rounded value is a multiple of 2^base unless it equals the exact value (an
+  // exact value with fewer than 53 significant bits), which the branch above returned.
   scratch.assign(magnitude.begin(), magnitude.end());
   scratch.push_back(0);
-  if (negative) negate(scratch);
   const Parts n = parts_of(out.nearest[idx]);
-  accumulate(scratch, !n.negative, n.sig, static_cast<unsigned>(n.exp - base));
-  const ExactValue rest = leading_bits(scratch, base, sticky);
+  accumulate(scratch, true, n.sig, static_cast<unsigned>(n.exp - base));
+  const bool below = scratch.back() >> 63;  // |E| < |nearest|
+  if (below) negate(scratch);
+  const ExactValue rest = leading_bits(below != negative, scratch, base, sticky);
   const EncodeResult rr = nearest<double>(f64, rest, sticky);
   out.residual[idx] = std::bit_cast<double>(rr.bits);
   out.residual_exact[idx] = !rr.inexact;
