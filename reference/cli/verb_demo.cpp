@@ -48,7 +48,7 @@ int run_demo(const DemoArgs& args, std::ostream& out) {
     nlohmann::json j = {{"m", args.m},        {"n", args.n},
                         {"k", args.k},        {"seed", args.seed},
                         {"distribution", to_string(dist)},
-                        {"exact_slices", {e.slices_a, e.slices_b}},
+                        {"exact_moduli", e.moduli},
                         {"dgemm", metrics_json(dgemm)},
                         {"sgemm", metrics_json(sgemm)}};
     out << json_text(j) << "\n";
@@ -58,7 +58,7 @@ int run_demo(const DemoArgs& args, std::ostream& out) {
       << args.k << "x" << args.n << " drawn from " << to_string(dist) << "\n"
       << "exact product: "
       << (e.direct_path ? "direct path"
-                        : "slice path, " + std::to_string(e.slices_a) + " x " + std::to_string(e.slices_b) + " slices")
+                        : "modular path, " + std::to_string(e.moduli) + " primes")
       << "\n\n";
   print_metrics(out, "OpenBLAS DGEMM against the exact product (rounded to FP64)", dgemm);
   out << "\n";

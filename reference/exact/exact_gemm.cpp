@@ -6,10 +6,13 @@
 #include <bit>
 #include <climits>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include <span>
 #include <stdexcept>
 
 #include "common/blas.hpp"
+#include "exact/crt_gemm.hpp"
 #include "exact/specials.hpp"
 #include "exact/wide_accumulator.hpp"
 #include "formats/encode.hpp"
@@ -18,8 +21,7 @@
 namespace ozref {
 namespace {
 
-constexpr long kMaxSlicePairs = 256;               // beyond this the direct path is cheaper
-constexpr double kMaxSliceBytes = 4.0 * (1 << 30);  // slice buffers the slice path may allocate
+constexpr double kMaxModularBytes = 4.0 * (1 << 30);  // buffers the modular path may allocate
 
 // A finite FP64 as integer significand * 2^exponent with trailing zeros stripped (sig odd or 0).
 struct Parts {
@@ -49,6 +51,7 @@ struct LineExtent {
   int top = INT_MIN;   // one past the highest set bit over the line
   int low = INT_MAX;   // the lowest set bit over the line
   bool nonfinite = false;
+  double l1 = 0;       // the sum of the finite elements' magnitudes, rounded along the way
   bool empty() const { return top == INT_MIN; }
 };
 
@@ -64,40 +67,52 @@ LineExtent line_extent(const double* x, size_t stride, size_t count) {
     if (!p.sig) continue;
     e.top = std::max(e.top, p.top());
     e.low = std::min(e.low, p.exp);
+    e.l1 += std::fabs(v);
   }
   return e;
-}
-
-int slices_needed(const LineExtent& e, int beta) {
-  return e.empty() ? 0 : (e.top - e.low + beta - 1) / beta;
-}
-
-// The beta-bit window [lo, lo + beta) of |x|, in units of 2^lo, signed like x.
-double slice_value(const Parts& p, int lo, int beta) {
-  if (!p.sig) return 0.0;
-  const uint64_t mask = (uint64_t{1} << beta) - 1;
-  uint64_t bits;
-  const int d = p.exp - lo;
-  if (d >= beta) return 0.0;
-  if (d >= 0) {
-    bits = (p.sig & (mask >> d)) << d;
-  } else {
-    bits = -d >= 64 ? 0 : (p.sig >> -d) & mask;
-  }
-  const double v = static_cast<double>(bits);
-  return p.negative ? -v : v;
 }
 
 int ceil_log2(size_t k) { return k <= 1 ? 0 : std::bit_width(k - 1); }
 
 size_t words_for_bits(long bits) { return static_cast<size_t>((bits + 63) / 64); }
 
-// Rounds the accumulator (value acc * 2^base) into the output element `idx`. Destroys acc.
-void finalize(std::span<uint64_t> acc, int base, ExactProduct& out, size_t idx) {
+// 2^e in T (double or float) for e in T's normal exponent range.
+template <typename T>
+T power_of_two(int e) {
+  if constexpr (sizeof(T) == 8) return std::bit_cast<double>(uint64_t(e + 1023) << 52);
+  else return std::bit_cast<float>(uint32_t(e + 127) << 23);
+}
+
+// v, plus `sticky`, rounded to nearest-even in FP64 (T = double) or FP32. Where the result is
+// certainly normal the hardware converts the 64-bit significand, `sticky` folded into its last bit
+// (leading_bits sets it only with all 64 bits filled, so that bit lies below the rounding point);
+// elsewhere (subnormal, overflow) encode() rounds.
+template <typename T>
+EncodeResult nearest(const FormatSpec& spec, const ExactValue& v, bool sticky) {
+  constexpr int digits = std::numeric_limits<T>::digits;
+  constexpr int emin = std::numeric_limits<T>::min_exponent - 1, emax = std::numeric_limits<T>::max_exponent - 1;
+  const int width = std::bit_width(v.significand);
+  const int lead = v.exponent + width - 1;  // rounding may carry it up by one
+  if (lead < emin || lead + 1 > emax) return encode(spec, v, Rounding::NearestEven, Overflow::NoSat, sticky);
+  const T rounded = static_cast<T>(v.significand | uint64_t{sticky});
+  // Scaling a normal result by a power of two is exact; the multiplication is faster than ldexp.
+  const T magnitude = v.exponent >= emin && v.exponent <= emax ? rounded * power_of_two<T>(v.exponent)
+                                                               : std::ldexp(rounded, v.exponent);
+  EncodeResult r;
+  using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+  r.bits = std::bit_cast<Bits>(v.negative ? -magnitude : magnitude);
+  r.inexact = sticky || (width > digits && (v.significand & ((uint64_t{1} << (width - digits)) - 1)));
+  return r;
+}
+
+// Rounds E = (-1)^negative * magnitude * 2^base into the output element `idx`; `scratch` is
+// where E - nearest is formed.
+void finalize(bool negative, std::span<const uint64_t> magnitude, int base, std::vector<uint64_t>& scratch,
+              ExactProduct& out, size_t idx) {
   const FormatSpec& f64 = format_spec(FormatId::FP64);
   const FormatSpec& f32 = format_spec(FormatId::FP32);
   bool sticky = false;
-  const ExactValue v = leading_bits(acc, base, sticky);
+  const ExactValue v = leading_bits(negative, magnitude, base, sticky);
   if (v.cls == FloatClass::Zero) {
     out.nearest[idx] = 0.0;
     out.residual[idx] = 0.0;
@@ -105,8 +120,8 @@ void finalize(std::span<uint64_t> acc, int base, ExactProduct& out, size_t idx) 
     out.nearest_fp32[idx] = 0.0f;
     return;
   }
-  const EncodeResult r64 = encode(f64, v, Rounding::NearestEven, Overflow::NoSat, sticky);
-  const EncodeResult r32 = encode(f32, v, Rounding::NearestEven, Overflow::NoSat, sticky);
+  const EncodeResult r64 = nearest<double>(f64, v, sticky);
+  const EncodeResult r32 = nearest<float>(f32, v, sticky);
   out.nearest[idx] = std::bit_cast<double>(r64.bits);
   out.nearest_fp32[idx] = std::bit_cast<float>(static_cast<uint32_t>(r32.bits));
   if (r64.overflow) {
@@ -119,107 +134,102 @@ void finalize(std::span<uint64_t> acc, int base, ExactProduct& out, size_t idx) 
     out.residual_exact[idx] = 1;
     return;
   }
-  // acc -= nearest. The rounded value is a multiple of 2^base unless it equals the exact value
-  // (an exact value with fewer than 53 significant bits), which the branch above returned.
+  // |E| - |nearest| in two's complement, one word wider for the sign; E - nearest has its sign
+  // times E's. The rounded value is a multiple of 2^base unless it equals the exact value (an
+  // exact value with fewer than 53 significant bits), which the branch above returned.
+  scratch.assign(magnitude.begin(), magnitude.end());
+  scratch.push_back(0);
   const Parts n = parts_of(out.nearest[idx]);
-  accumulate(acc, !n.negative, n.sig, static_cast<unsigned>(n.exp - base));
-  const ExactValue rest = leading_bits(acc, base, sticky);
-  const EncodeResult rr = encode(f64, rest, Rounding::NearestEven, Overflow::NoSat, sticky);
+  accumulate(scratch, true, n.sig, static_cast<unsigned>(n.exp - base));
+  const bool below = scratch.back() >> 63;  // |E| < |nearest|
+  if (below) negate(scratch);
+  const ExactValue rest = leading_bits(below != negative, scratch, base, sticky);
+  const EncodeResult rr = nearest<double>(f64, rest, sticky);
   out.residual[idx] = std::bit_cast<double>(rr.bits);
   out.residual_exact[idx] = !rr.inexact;
 }
 
+// The same for a two's-complement accumulator (value acc * 2^base). Destroys acc.
+void finalize(std::span<uint64_t> acc, int base, std::vector<uint64_t>& scratch, ExactProduct& out, size_t idx) {
+  const bool negative = !acc.empty() && (acc.back() >> 63) != 0;
+  if (negative) negate(acc);
+  finalize(negative, acc, base, scratch, out, idx);
+}
+
 struct Analysis {
   std::vector<LineExtent> rows, cols;
-  int beta = 0, slices_a = 0, slices_b = 0;
+  long bits = 0;  // every element of the integer product is below 2^bits in magnitude
 };
+
+int width(const LineExtent& e) { return e.empty() ? 0 : e.top - e.low; }
+
+// log2 of an upper bound on the line's scaled sum of magnitudes: the rounded sum l1 is within a
+// relative (count - 1) 2^-53 of the exact one (plus subnormal rounding, below count 2^-1074).
+double log2_l1_bound(const LineExtent& e, size_t count) {
+  if (e.empty()) return 0;
+  const double n = static_cast<double>(count);
+  return std::log2(e.l1 * (1 + n * 0x1p-52) + n * 0x1p-1074) + 0x1p-20 - e.low;
+}
+
+// A bound on the bits of every element of the integer product: |C_ij| <= sum_k |A_ik| |B_kj| is
+// at most the row's sum of magnitudes times the column's largest (below 2^width), or the other
+// way round; both are within k * 2^(width_i + width_j).
+long product_bits(const Analysis& an, size_t k) {
+  int wa = 0, wb = 0;
+  double la = 0, lb = 0;
+  for (const auto& e : an.rows) wa = std::max(wa, width(e)), la = std::max(la, log2_l1_bound(e, k));
+  for (const auto& e : an.cols) wb = std::max(wb, width(e)), lb = std::max(lb, log2_l1_bound(e, k));
+  const double tight = std::min(la + wb, wa + lb);
+  const long loose = long{wa} + wb + ceil_log2(k);
+  return tight < double(loose) ? std::max(1L, static_cast<long>(std::ceil(tight))) : loose;
+}
 
 Analysis analyse(const Matrix<double>& a, const Matrix<double>& b) {
   Analysis an;
   const size_t m = a.rows, k = a.cols, n = b.cols;
   an.rows.resize(m);
   an.cols.resize(n);
-  an.beta = (53 - ceil_log2(k)) / 2;
   if (k == 0) return an;  // every line empty (and no pointer into an empty matrix)
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < m; ++i) an.rows[i] = line_extent(a.data.data() + i * k, 1, k);
 #pragma omp parallel for schedule(static)
   for (size_t j = 0; j < n; ++j) an.cols[j] = line_extent(b.data.data() + j, n, k);
-  for (const auto& e : an.rows) an.slices_a = std::max(an.slices_a, slices_needed(e, an.beta));
-  for (const auto& e : an.cols) an.slices_b = std::max(an.slices_b, slices_needed(e, an.beta));
+  an.bits = product_bits(an, k);
   return an;
 }
 
-void slice_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
-                ExactProduct& out) {
-  const size_t m = a.rows, k = a.cols, n = b.cols;
-  const int beta = an.beta, sa = an.slices_a, sb = an.slices_b;
-  auto top_of = [](const LineExtent& e) { return e.empty() ? 0 : e.top; };
-
-  std::vector<std::vector<double>> as(sa, std::vector<double>(m * k));
-  std::vector<std::vector<double>> bs(sb, std::vector<double>(k * n));
-  std::vector<uint8_t> a_used(sa, 0), b_used(sb, 0);
+// x's elements as integers: each row (rows_are_lines) or column scaled to its lowest set bit.
+ScaledIntegerMatrix scaled(const Matrix<double>& x, const std::vector<LineExtent>& lines, bool rows_are_lines) {
+  ScaledIntegerMatrix s;
+  s.rows = x.rows;
+  s.cols = x.cols;
+  s.significand.resize(x.size());
+  s.shift.resize(x.size());
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < m; ++i) {
-    const int top = top_of(an.rows[i]);
-    for (size_t kk = 0; kk < k; ++kk) {
-      const double x = a.data[i * k + kk];
-      const Parts p = std::isfinite(x) ? parts_of(x) : Parts{};
-      for (int s = 0; s < sa; ++s) as[s][i * k + kk] = slice_value(p, top - (s + 1) * beta, beta);
+  for (size_t i = 0; i < x.rows; ++i)
+    for (size_t j = 0; j < x.cols; ++j) {
+      const double v = x(i, j);
+      const Parts p = std::isfinite(v) ? parts_of(v) : Parts{};
+      const size_t idx = i * x.cols + j;
+      s.significand[idx] = p.negative ? -static_cast<int64_t>(p.sig) : static_cast<int64_t>(p.sig);
+      s.shift[idx] = p.sig ? static_cast<uint16_t>(p.exp - lines[rows_are_lines ? i : j].low) : 0;
     }
-  }
-#pragma omp parallel for schedule(static)
-  for (size_t kk = 0; kk < k; ++kk) {
-    for (size_t j = 0; j < n; ++j) {
-      const double x = b.data[kk * n + j];
-      const Parts p = std::isfinite(x) ? parts_of(x) : Parts{};
-      const int top = top_of(an.cols[j]);
-      for (int t = 0; t < sb; ++t) bs[t][kk * n + j] = slice_value(p, top - (t + 1) * beta, beta);
-    }
-  }
-  for (int s = 0; s < sa; ++s)
-    a_used[s] = std::any_of(as[s].begin(), as[s].end(), [](double v) { return v != 0.0; });
-  for (int t = 0; t < sb; ++t)
-    b_used[t] = std::any_of(bs[t].begin(), bs[t].end(), [](double v) { return v != 0.0; });
+  return s;
+}
 
-  // Slice products with the same s + t share a weight 2^((sa + sb - 2 - s - t) * beta); each is an
-  // integer below 2^53, and at most min(sa, sb) <= 16 of them share a diagonal, so they sum
-  // exactly in an int64 (below 2^57) before the wide accumulator.
-  const int diagonals = sa + sb - 1;
-  std::vector<std::vector<int64_t>> diag(diagonals, std::vector<int64_t>(m * n, 0));
-  // Each OpenMP thread runs single-threaded DGEMMs on its own band of rows: OpenBLAS's own
-  // threads would compete with OpenMP's spinning ones on a small machine.
-  openblas_set_num_threads(1);
+void modular_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
+                  ExactProduct& out) {
+  const WideIntegerMatrix c = crt_gemm(scaled(a, an.rows, true), scaled(b, an.cols, false), an.bits);
+  const size_t n = b.cols;
 #pragma omp parallel
   {
-    const size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
-    const size_t row0 = m * me / threads, rows = m * (me + 1) / threads - row0;
-    std::vector<double> c(rows * n);
-    for (int s = 0; s < sa && rows; ++s) {
-      for (int t = 0; t < sb; ++t) {
-        if (!a_used[s] || !b_used[t]) continue;
-        cblas_dgemm(blas::kRowMajor, blas::kNoTrans, blas::kNoTrans, int(rows), int(n), int(k), 1.0,
-                    as[s].data() + row0 * k, int(k), bs[t].data(), int(n), 0.0, c.data(), int(n));
-        int64_t* d = diag[s + t].data() + row0 * n;
-        for (size_t idx = 0; idx < rows * n; ++idx) d[idx] += static_cast<int64_t>(c[idx]);
-      }
-    }
-  }
-  const long bits = 53 + long{diagonals - 1} * beta + ceil_log2(size_t(std::min(sa, sb))) + 3;
-  const size_t words = words_for_bits(bits);
-#pragma omp parallel
-  {
-    std::vector<uint64_t> acc(words);
+    std::vector<uint64_t> scratch;
 #pragma omp for schedule(static)
-    for (size_t i = 0; i < m; ++i)
-      for (size_t j = 0; j < n; ++j) {
-        const size_t idx = i * n + j;
-        std::fill(acc.begin(), acc.end(), 0);
-        for (int d = 0; d < diagonals; ++d)
-          accumulate(acc, diag[d][idx], unsigned(diagonals - 1 - d) * unsigned(beta));
-        const int base = top_of(an.rows[i]) + top_of(an.cols[j]) - (sa + sb) * beta;
-        finalize(acc, base, out, idx);
-      }
+    for (size_t idx = 0; idx < c.negative.size(); ++idx) {
+      const LineExtent& r = an.rows[idx / n];
+      const LineExtent& col = an.cols[idx % n];
+      finalize(c.negative[idx], c.at(idx), r.empty() || col.empty() ? 0 : r.low + col.low, scratch, out, idx);
+    }
   }
 }
 
@@ -228,7 +238,7 @@ void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysi
   const size_t m = a.rows, k = a.cols, n = b.cols;
 #pragma omp parallel
   {
-    std::vector<uint64_t> acc;
+    std::vector<uint64_t> acc, scratch;
 #pragma omp for schedule(dynamic, 4)
     for (size_t i = 0; i < m; ++i) {
       for (size_t j = 0; j < n; ++j) {
@@ -236,7 +246,7 @@ void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysi
         const LineExtent& c = an.cols[j];
         if (r.empty() || c.empty()) {
           acc.assign(1, 0);
-          finalize(acc, 0, out, i * n + j);
+          finalize(acc, 0, scratch, out, i * n + j);
           continue;
         }
         const int base = r.low + c.low;
@@ -250,7 +260,7 @@ void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysi
           accumulate(acc, p.negative != q.negative, u128{p.sig} * q.sig,
                      static_cast<unsigned>(p.exp + q.exp - base));
         }
-        finalize(acc, base, out, i * n + j);
+        finalize(acc, base, scratch, out, i * n + j);
       }
     }
   }
@@ -275,6 +285,22 @@ void apply_specials(const Matrix<double>& a, const Matrix<double>& b, const Anal
     }
 }
 
+// The primes the modular path would use, or 0 where the direct path runs instead. Costs are
+// estimated in thread-nanoseconds per element of the product (measured with bench_exact_gemm):
+// per prime a DGEMM, the residues of both operands and Garner's steps; per product the direct
+// path's exact multiply and wide add.
+int choose_method(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an, ExactMethod method) {
+  const size_t m = a.rows, k = a.cols, n = b.cols;
+  if (method == ExactMethod::Direct || an.bits == 0 || m * n == 0) return 0;
+  const int moduli = crt_moduli_count(k, an.bits);
+  const double bytes = moduli * (8.0 * m * n + 8.0 * k * n) + 18.0 * (m * k + k * n) + 8.0 * m * n * (an.bits / 64 + 3);
+  if (!moduli || bytes > kMaxModularBytes) return 0;
+  if (method == ExactMethod::Modular) return moduli;
+  const double modular_cost = moduli * (0.04 * k + 3.0 * k * (1.0 / m + 1.0 / n) + 2.0) + 1.5 * moduli * moduli;
+  const double direct_cost = 25.0 * k;
+  return modular_cost < direct_cost ? moduli : 0;
+}
+
 }  // namespace
 
 ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
@@ -296,15 +322,10 @@ ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
   out.nearest_fp32.assign(mn, std::nanf(""));
 
   const Analysis an = analyse(a, b);
-  const double slice_bytes =
-      8.0 * (double(an.slices_a) * a.rows * a.cols + double(an.slices_b) * b.rows * b.cols);
-  const bool use_slices = !options.force_direct && an.slices_a > 0 && an.slices_b > 0 &&
-                          long{an.slices_a} * an.slices_b <= kMaxSlicePairs &&
-                          slice_bytes <= kMaxSliceBytes;
-  if (use_slices) {
-    out.slices_a = an.slices_a;
-    out.slices_b = an.slices_b;
-    slice_path(a, b, an, out);
+  const int moduli = choose_method(a, b, an, options.method);
+  if (moduli) {
+    out.moduli = moduli;
+    modular_path(a, b, an, out);
   } else {
     out.direct_path = true;
     direct_path(a, b, an, out);

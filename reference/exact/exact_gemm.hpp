@@ -1,13 +1,12 @@
 // The fast exact GEMM: the exact value of every element of A*B for FP64 (or FP32, widened
 // exactly) inputs, whatever the exponent spread, subnormals included, rounded once.
 //
-// Method (docs/architecture.md has the derivation): each row of A and column of B is cut into
-// beta-bit slices of its integer significands, aligned on the row's (column's) leading bit, with
-// beta = floor((53 - ceil(log2 K)) / 2). Every product of two slices and every partial sum of K
-// of them is then an integer below 2^53 in magnitude, so each slice-pair product run through
-// OpenBLAS DGEMM is exact in any summation order. The slice-pair products are added exactly
-// into a wide fixed-point accumulator per element. When the exponent spread would need too many
-// slices, a direct path adds every exact 106-bit product into the accumulator instead.
+// Method (docs/exact.md has the derivation): each row of A (column of B) becomes integers by
+// scaling it to its lowest set bit, so the exact product is an integer matrix times a power of two
+// per element. That integer product is computed modulo a few primes, one exact OpenBLAS DGEMM
+// each (exact/crt_gemm.hpp), and rebuilt by the Chinese remainder theorem; each element is
+// rounded once. When the exponent spread would need too many primes, a direct path adds every
+// exact 106-bit product into a wide fixed-point accumulator per element instead.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -23,13 +22,20 @@ struct ExactProduct {
   std::vector<double> residual;   // the exact E - nearest rounded to FP64 (0 if nearest is not finite)
   std::vector<uint8_t> residual_exact;  // 1 when E == nearest + residual exactly
   std::vector<float> nearest_fp32;      // the exact element rounded once to FP32, nearest-even
-  int slices_a = 0, slices_b = 0;       // slice counts used (0 when the direct path ran)
+  int moduli = 0;                       // primes the modular path used (0 when the direct path ran)
   bool direct_path = false;
 };
 
+// Which method computes the product; the two are tested against each other and the GMP oracle.
+enum class ExactMethod {
+  Fastest,  // by an estimate of their costs
+  Modular,  // the modular path wherever a prime basis exists, else the direct path
+  Direct,
+};
+
 struct ExactGemmOptions {
-  int threads = 0;            // 0: OpenMP's default
-  bool force_direct = false;  // run the direct path (for testing the two paths against each other)
+  int threads = 0;  // 0: OpenMP's default
+  ExactMethod method = ExactMethod::Fastest;
 };
 
 ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,

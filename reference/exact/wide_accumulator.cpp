@@ -33,27 +33,29 @@ void accumulate(std::span<uint64_t> acc, bool negative, u128 magnitude, unsigned
   }
 }
 
+void negate(std::span<uint64_t> acc) {
+  unsigned carry = 1;
+  for (auto& word : acc) {
+    word = ~word + carry;
+    carry = carry && word == 0;
+  }
+}
+
 ExactValue leading_bits(std::span<const uint64_t> acc, int base, bool& sticky) {
-  ExactValue v;
-  sticky = false;
-  const size_t n = acc.size();
-  if (n == 0) return v;
-  v.negative = (acc[n - 1] >> 63) != 0;
   thread_local std::vector<uint64_t> magnitude;
   magnitude.assign(acc.begin(), acc.end());
-  if (v.negative) {  // two's complement negation
-    unsigned carry = 1;
-    for (auto& word : magnitude) {
-      word = ~word + carry;
-      carry = carry && word == 0;
-    }
-  }
-  size_t top = n;
+  const bool negative = !acc.empty() && (acc.back() >> 63) != 0;
+  if (negative) negate(magnitude);
+  return leading_bits(negative, magnitude, base, sticky);
+}
+
+ExactValue leading_bits(bool negative, std::span<const uint64_t> magnitude, int base, bool& sticky) {
+  ExactValue v;
+  sticky = false;
+  size_t top = magnitude.size();
   while (top > 0 && magnitude[top - 1] == 0) --top;
-  if (top == 0) {
-    v.negative = false;
-    return v;  // exact zero
-  }
+  if (top == 0) return v;  // exact zero
+  v.negative = negative;
   const size_t word = top - 1;
   const int lead = 63 - __builtin_clzll(magnitude[word]);  // msb within that word
   const long msb = static_cast<long>(word) * 64 + lead;     // msb of the whole integer

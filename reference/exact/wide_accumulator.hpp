@@ -20,8 +20,14 @@ inline void accumulate(std::span<uint64_t> acc, int64_t value, unsigned shift) {
   accumulate(acc, negative, magnitude, shift);
 }
 
+// acc = -acc in two's complement.
+void negate(std::span<uint64_t> acc);
+
 // The accumulator's value (times 2^base) as sign, the top 64 significant bits and the exponent of
 // the last of them; `sticky` tells whether nonzero bits lie below. The class is Zero or Normal.
 ExactValue leading_bits(std::span<const uint64_t> acc, int base, bool& sticky);
+
+// The same for the value (-1)^negative * magnitude * 2^base (magnitude little-endian, unsigned).
+ExactValue leading_bits(bool negative, std::span<const uint64_t> magnitude, int base, bool& sticky);
 
 }  // namespace ozref

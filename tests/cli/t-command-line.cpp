@@ -92,7 +92,7 @@ TEST_CASE("command line: a verb's bad choice of theorem or spread is refused", "
 }
 
 TEST_CASE("command line: the demo's report lines are whole on both exact-product paths", "[cli]") {
-  for (const std::string phi : {"0", "64"}) {  // phi 0: the slice path; 64: an exponent spread that takes the direct path
+  for (const std::string phi : {"0", "64"}) {  // phi 0: the modular path; 64: an exponent spread that takes the direct path
     const test::CommandResult r = run_ozref({"demo", "--m", "8", "--n", "8", "--k", "16", "--phi", phi, "--seed", "5"});
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
@@ -100,8 +100,8 @@ TEST_CASE("command line: the demo's report lines are whole on both exact-product
     REQUIRE(at != std::string::npos);
     const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
     const bool direct = line == "exact product: direct path";
-    const bool sliced = line.starts_with("exact product: slice path, ") && line.ends_with(" slices");
-    CHECK((direct || sliced));
+    const bool modular = line.starts_with("exact product: modular path, ") && line.ends_with(" primes");
+    CHECK((direct || modular));
     CHECK(direct == (phi == "64"));
   }
 }
