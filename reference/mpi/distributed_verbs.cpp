@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <type_traits>
 
 #include "dist/block_operands.hpp"
@@ -35,9 +36,11 @@ void open_and_read(RankPart& part, const std::string& a_path, const std::string&
 void report_reads(const RankPart& part, uint64_t c_bytes) {
   const char* wanted = std::getenv("OZREF_IO_REPORT");
   if (!wanted || std::strcmp(wanted, "1") != 0) return;
-  std::cerr << "ozref: rank " << rank() << " of " << ranks() << ": block rows [" << part.block.rows.begin << ", " << part.block.rows.end
-            << ") x columns [" << part.block.cols.begin << ", " << part.block.cols.end << "), read " << part.files.a->bytes_read()
-            << " bytes of A, " << part.files.b->bytes_read() << " of B, " << c_bytes << " of C\n";
+  std::ostringstream line;  // one write, so that the ranks' lines do not interleave
+  line << "ozref: rank " << rank() << " of " << ranks() << ": block rows [" << part.block.rows.begin << ", " << part.block.rows.end
+       << ") x columns [" << part.block.cols.begin << ", " << part.block.cols.end << "), read " << part.files.a->bytes_read()
+       << " bytes of A, " << part.files.b->bytes_read() << " of B, " << c_bytes << " of C\n";
+  std::cerr << line.str() << std::flush;
 }
 
 }  // namespace

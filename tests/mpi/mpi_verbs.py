@@ -173,6 +173,13 @@ def main():
         lines = [line for line in r.stderr.splitlines() if line.startswith("ozref ")]
         expect(r.returncode == 2 and lines == [serial[2].strip()], f"fault on rank {RANKS - 1} only: exit {r.returncode}, {lines}")
         expect(not os.path.exists(path("never.npy")) and leftovers() == [], "fault on one rank: no output, no temporary file")
+    # The verbs that are not distributed run on one rank and refuse more (R copies would race).
+    rc, _, err = run(["run", "--m", "4", "--n", "4", "--k", "8", "--json"])
+    refusal = [line for line in err.splitlines() if line.startswith("ozref ")]
+    if RANKS == 1:
+        expect(rc == 0, f"run on 1 rank runs as in one process (exit {rc}: {err.strip()})")
+    else:
+        expect(rc == 2 and len(refusal) == 1 and "runs in one process" in refusal[0], f"run on {RANKS} ranks refused: {rc}, {refusal}")
     print(f"mpi_verbs: {RANKS} ranks: {cases} cases (seed {SEED}), {len(failures)} failed")
     return 1 if failures else 0
 
