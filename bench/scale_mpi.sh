@@ -3,6 +3,8 @@
 # problem, one process with 1 thread, then mpirun with R = 1, 2, ... ranks of 1 thread each; the
 # wall time of each, the parallel efficiency T(1 process) / (R T(R)), every rank's read volume
 # (OZREF_IO_REPORT=1) and C from every R compared byte for byte with one process's.
+# --bind-to none: on a shared machine a rank pinned to one core waits for that core while the
+# one-process run moves to whichever core is free (a pinned 1-rank run took twice as long here).
 # Usage: bash bench/scale_mpi.sh [n, default 4096] [ranks..., default 1 2]   (needs /usr/bin/python3's numpy)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +31,7 @@ for verb in exact check; do
   printf '%-8s %-10s %10.1f %10s\n' $verb "1 (no MPI)" "$t1" "-"
   for r in "${ranks[@]}"; do
     [ $verb = exact ] && tail_args=(--out "$work/e$r-ranks.npy")
-    tr=$(OZREF_IO_REPORT=1 seconds mpirun "${root[@]}" --oversubscribe -n "$r" build/ozref $verb --a "$work/a.npy" --b "$work/b.npy" \
+    tr=$(OZREF_IO_REPORT=1 seconds mpirun "${root[@]}" --oversubscribe --bind-to none -n "$r" build/ozref $verb --a "$work/a.npy" --b "$work/b.npy" \
          --threads 1 "${tail_args[@]}")
     printf '%-8s %-10s %10.1f %10.2f\n' $verb "$r ranks" "$tr" "$(echo "$t1 / ($r * $tr)" | bc -l)"
     grep '^ozref: rank' "$work/last.err" | sed 's/^/    /'
