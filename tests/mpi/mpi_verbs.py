@@ -180,7 +180,7 @@ def main():
         expect(rc == 0, f"run on 1 rank runs as in one process (exit {rc}: {err.strip()})")
     else:
         expect(rc == 2 and len(refusal) == 1 and "runs in one process" in refusal[0], f"run on {RANKS} ranks refused: {rc}, {refusal}")
-    print(f"mpi_verbs: {RANKS} ranks: {cases} cases (seed {SEED}), {len(failures)} failed")
+    print(f"  mpi_verbs: {RANKS} ranks: {cases} cases (seed {SEED}), {len(failures)} failed")  # as .ci/run collects counts
     return 1 if failures else 0
 
 
