@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-gpu-bundle}
 bash scripts/setup.sh
-cmake -S . -B build-bundle -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZREF_PROOFS=OFF -DOZREF_STATIC_RUNTIME=ON >/dev/null
+cmake -S . -B build-bundle -G Ninja -DCMAKE_BUILD_TYPE=Release -DOZREF_PROOFS=OFF -DOZREF_STATIC_RUNTIME=ON -DOZREF_MPI=OFF >/dev/null
 cmake --build build-bundle --parallel "$(nproc)" --target ozref bench_gpu_pipeline
 mkdir -p "$out"
 cp build-bundle/ozref build-bundle/bench/bench_gpu_pipeline "$out/"

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-20}
 bash scripts/setup.sh
 cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 \
-  -DCMAKE_CXX_COMPILER=clang++-14 -DOZREF_FUZZ=ON -DOZREF_SANITIZE=ON -DOZREF_CUDA=OFF >/dev/null
+  -DCMAKE_CXX_COMPILER=clang++-14 -DOZREF_FUZZ=ON -DOZREF_SANITIZE=ON -DOZREF_CUDA=OFF -DOZREF_MPI=OFF >/dev/null
 cmake --build build-san --parallel "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-san && ctest --output-on-failure --parallel "$(nproc)" -E 'bench')

@@ -7,23 +7,27 @@
 
 namespace ozref {
 
+void require_c_matching(const std::vector<size_t>& shape, DType dtype, size_t m, size_t n, const std::string& c_name) {
+  if (shape.size() != 2 || shape[0] != m || shape[1] != n)
+    throw InputError(c_name + ": C must be " + std::to_string(m) + "x" + std::to_string(n) + " to match A and B");
+  if (dtype != DType::F8 && dtype != DType::F4)
+    throw InputError(c_name + ": expected dtype f8 or f4, got " + std::string(dtype_name(dtype)));
+}
+
+const char* c_precision_of(DType dtype) { return dtype == DType::F8 ? "fp64" : "fp32"; }
+
+MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string& c_name) {
+  if (c.dtype == DType::F8) return measure_sums(matrix_from_npy(c, c_name).data, e);
+  std::vector<float> cf(c.elements());
+  // std::copy, not memcpy: an empty C's data() may be null, which memcpy must not be given
+  std::copy(c.data.begin(), c.data.end(), reinterpret_cast<uint8_t*>(cf.data()));
+  return measure_sums(cf, e);
+}
+
 CheckOutcome check_product(const Operands& ops, const NpyArray& c, const std::string& c_name, int threads) {
-  if (c.shape.size() != 2 || c.shape[0] != ops.a.rows || c.shape[1] != ops.b.cols)
-    throw InputError(c_name + ": C must be " + std::to_string(ops.a.rows) + "x" + std::to_string(ops.b.cols) + " to match A and B");
-  if (c.dtype != DType::F8 && c.dtype != DType::F4)
-    throw InputError(c_name + ": expected dtype f8 or f4, got " + std::string(dtype_name(c.dtype)));
+  require_c_matching(c.shape, c.dtype, ops.a.rows, ops.b.cols, c_name);
   const ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = threads});
-  CheckOutcome r{.m = e.rows, .n = e.cols, .k = e.depth};
-  if (c.dtype == DType::F8) {
-    r.metrics = measure(matrix_from_npy(c, c_name).data, e);
-  } else {
-    std::vector<float> cf(c.elements());
-    // std::copy, not memcpy: an empty C's data() may be null, which memcpy must not be given
-    std::copy(c.data.begin(), c.data.end(), reinterpret_cast<uint8_t*>(cf.data()));
-    r.metrics = measure(cf, e);
-    r.c_precision = "fp32";
-  }
-  return r;
+  return {.metrics = finish_metrics(measure_c(c, e, c_name)), .m = e.rows, .n = e.cols, .k = e.depth, .c_precision = c_precision_of(c.dtype)};
 }
 
 }  // namespace ozref

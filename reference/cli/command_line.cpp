@@ -4,6 +4,9 @@
 
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
+#if OZREF_WITH_MPI
+#include "mpi/mpi_world.hpp"
+#endif
 
 namespace ozref::cli {
 namespace {
@@ -50,6 +53,12 @@ int run_command_line(int argc, const char* const* argv, std::ostream& out, std::
     return 2;
   }
   const std::string who = is_verb ? "ozref " + first : "ozref";
+#if OZREF_WITH_MPI
+  if (mpi::ranks() > 1 && is_verb && first != "exact" && first != "check") {  // R copies would race on their outputs
+    err << who << ": error: runs in one process; under mpirun or srun with more than one rank only exact and check are distributed (docs/scale.md)\n";
+    return 2;
+  }
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help

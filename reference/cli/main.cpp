@@ -4,9 +4,19 @@
 #include "cli/command_line.hpp"
 #include "common/retain_memory.hpp"
 #include "io/temp_file_cleanup.hpp"
+#if OZREF_WITH_MPI
+#include "mpi/mpi_world.hpp"
+#endif
 
 int main(int argc, char** argv) {
   ozref::retain_freed_memory();
   ozref::install_temp_file_cleanup();
+#if OZREF_WITH_MPI
+  const ozref::mpi::Session mpi(argc, argv);  // only under a launcher (mpirun, srun)
+  if (ozref::mpi::rank() != 0) {  // one report and one error message: rank 0's
+    std::ostream discarded(nullptr);
+    return ozref::cli::run_command_line(argc, argv, discarded, discarded);
+  }
+#endif
   return ozref::cli::run_command_line(argc, argv, std::cout, std::cerr);
 }

@@ -7,12 +7,25 @@
 #include "cli/verbs.hpp"
 #include "io/json_text.hpp"
 #include "io/npy.hpp"
+#if OZREF_WITH_MPI
+#include "mpi/distributed_verbs.hpp"
+#include "mpi/mpi_world.hpp"
+#endif
 
 namespace ozref::cli {
 
-int run_check(const CheckArgs& args, std::ostream& out) {
+namespace {
+CheckOutcome checked(const CheckArgs& args) {
+#if OZREF_WITH_MPI
+  if (mpi::active()) return mpi::check_distributed(args.a, args.b, args.c, args.threads);  // under mpirun or srun
+#endif
   const Operands ops = load_operands(args.a, args.b);
-  const CheckOutcome r = check_product(ops, read_npy(args.c), args.c, args.threads);
+  return check_product(ops, read_npy(args.c), args.c, args.threads);
+}
+}  // namespace
+
+int run_check(const CheckArgs& args, std::ostream& out) {
+  const CheckOutcome r = checked(args);
   if (args.json) {
     out << json_text(check_json(r)) << "\n";
   } else {

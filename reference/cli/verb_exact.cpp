@@ -5,18 +5,34 @@
 #include "exact/exact_gemm.hpp"
 #include "io/atomic_file.hpp"
 #include "io/npy.hpp"
+#if OZREF_WITH_MPI
+#include "mpi/distributed_verbs.hpp"
+#include "mpi/mpi_world.hpp"
+#endif
 
 namespace ozref::cli {
 
+namespace {
+void print_written(std::ostream& out, const std::string& path, size_t m, size_t n, size_t k) {
+  out << "wrote " << path << ": " << m << "x" << n << " exact product, rounded to nearest-even FP64 (k = " << k << ")\n";
+}
+}  // namespace
+
 int run_exact(const ExactArgs& args, std::ostream& out) {
+#if OZREF_WITH_MPI
+  if (mpi::active()) {  // under mpirun or srun: every rank computes and writes its block of C
+    const mpi::ProductShape s = mpi::exact_distributed(args.a, args.b, args.out, args.threads);
+    print_written(out, args.out, s.m, s.n, s.k);
+    return 0;
+  }
+#endif
   check_output_file(args.out, "--out");  // before the work, not after it
   const Operands ops = load_operands(args.a, args.b);
   const ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = args.threads});
   Matrix<double> c(e.rows, e.cols);
   c.data = e.nearest;
   write_npy(args.out, npy_from_matrix(c));
-  out << "wrote " << args.out << ": " << e.rows << "x" << e.cols
-      << " exact product, rounded to nearest-even FP64 (k = " << e.depth << ")\n";
+  print_written(out, args.out, e.rows, e.cols, e.depth);
   return 0;
 }
 

@@ -33,15 +33,14 @@ long double ulp_of(T rounded) {
 }
 
 template <typename T>
-AccuracyMetrics measure_impl(const std::vector<T>& c, const ExactProduct& e) {
+MetricSums measure_impl(const std::vector<T>& c, const ExactProduct& e) {
   if (c.size() != e.nearest.size())
     throw std::invalid_argument("measure: C and the exact product differ in size");
   using Bits = typename Traits<T>::Bits;
-  AccuracyMetrics m;
+  MetricSums s;
+  AccuracyMetrics& m = s.counts;
   m.elements = c.size();
-  long double max_err = 0, max_ref = 0, max_ulps = 0;
-  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  double min_bits = nan;  // no compared element with E != 0 yet
+  const double inf = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < c.size(); ++i) {
     const T ci = c[i];
     const T ri = Traits<T>::nearest(e, i);
@@ -64,30 +63,51 @@ AccuracyMetrics measure_impl(const std::vector<T>& c, const ExactProduct& e) {
     const long double err = std::fabs(static_cast<long double>(ci) - e.nearest[i] - e.residual[i]);
     ++m.compared_elements;
     if (err != 0) ++m.erring_elements;
-    max_err = std::max(max_err, err);
-    max_ref = std::max(max_ref, std::fabs(exact));
-    max_ulps = std::max(max_ulps, err / ulp_of(ri));
+    s.max_err = std::max(s.max_err, err);
+    s.max_ref = std::max(s.max_ref, std::fabs(exact));
+    s.max_ulps = std::max(s.max_ulps, err / ulp_of(ri));
     if (exact != 0) {
       const double bits = err == 0 ? inf : static_cast<double>(-std::log2(err / std::fabs(exact)));
-      min_bits = std::isnan(min_bits) ? bits : std::min(min_bits, bits);
+      s.min_bits = s.has_min_bits ? std::min(s.min_bits, bits) : bits;
+      s.has_min_bits = true;
     }
   }
-  if (m.compared_elements == 0) m.correct_bits_maxnorm = nan;
-  else if (max_err == 0) m.correct_bits_maxnorm = inf;
-  else if (max_ref == 0) m.correct_bits_maxnorm = -inf;
-  else m.correct_bits_maxnorm = static_cast<double>(-std::log2(max_err / max_ref));
-  m.correct_bits_elementwise_min = min_bits;
-  m.max_ulp_error = m.compared_elements == 0 ? nan : static_cast<double>(max_ulps);  // +inf past the FP64 range
-  return m;
+  return s;
 }
 
 }  // namespace
 
-AccuracyMetrics measure(const std::vector<double>& c, const ExactProduct& e) {
-  return measure_impl(c, e);
+MetricSums measure_sums(const std::vector<double>& c, const ExactProduct& e) { return measure_impl(c, e); }
+MetricSums measure_sums(const std::vector<float>& c, const ExactProduct& e) { return measure_impl(c, e); }
+
+void merge_sums(MetricSums& into, const MetricSums& part) {
+  AccuracyMetrics& m = into.counts;
+  const AccuracyMetrics& p = part.counts;
+  for (auto field : {&AccuracyMetrics::elements, &AccuracyMetrics::bit_identical, &AccuracyMetrics::compared_elements,
+                     &AccuracyMetrics::erring_elements, &AccuracyMetrics::zero_reference_elements,
+                     &AccuracyMetrics::zero_reference_mismatches, &AccuracyMetrics::nan_mismatches,
+                     &AccuracyMetrics::infinity_mismatches})
+    m.*field += p.*field;
+  into.max_err = std::max(into.max_err, part.max_err);
+  into.max_ref = std::max(into.max_ref, part.max_ref);
+  into.max_ulps = std::max(into.max_ulps, part.max_ulps);
+  if (part.has_min_bits) into.min_bits = into.has_min_bits ? std::min(into.min_bits, part.min_bits) : part.min_bits;
+  into.has_min_bits = into.has_min_bits || part.has_min_bits;
 }
-AccuracyMetrics measure(const std::vector<float>& c, const ExactProduct& e) {
-  return measure_impl(c, e);
+
+AccuracyMetrics finish_metrics(const MetricSums& s) {
+  AccuracyMetrics m = s.counts;
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  if (m.compared_elements == 0) m.correct_bits_maxnorm = nan;
+  else if (s.max_err == 0) m.correct_bits_maxnorm = inf;
+  else if (s.max_ref == 0) m.correct_bits_maxnorm = -inf;
+  else m.correct_bits_maxnorm = static_cast<double>(-std::log2(s.max_err / s.max_ref));
+  m.correct_bits_elementwise_min = s.has_min_bits ? s.min_bits : nan;
+  m.max_ulp_error = m.compared_elements == 0 ? nan : static_cast<double>(s.max_ulps);  // +inf past the FP64 range
+  return m;
 }
+
+AccuracyMetrics measure(const std::vector<double>& c, const ExactProduct& e) { return finish_metrics(measure_sums(c, e)); }
+AccuracyMetrics measure(const std::vector<float>& c, const ExactProduct& e) { return finish_metrics(measure_sums(c, e)); }
 
 }  // namespace ozref

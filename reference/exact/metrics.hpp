@@ -35,4 +35,19 @@ struct AccuracyMetrics {
 AccuracyMetrics measure(const std::vector<double>& c, const ExactProduct& e);
 AccuracyMetrics measure(const std::vector<float>& c, const ExactProduct& e);
 
+// measure() in parts: the sums of one part of C (a block of a distributed check) merge with
+// those of the others in any order, since every figure is a count, a maximum or a minimum, and
+// finish_metrics turns the merged sums into the figures above: the same bits as measure() on the
+// whole. `c` and `e` hold the same part. Trivially copyable, so that ranks exchange it as bytes.
+struct MetricSums {
+  AccuracyMetrics counts{};  // the counts; the error figures are filled by finish_metrics
+  long double max_err = 0, max_ref = 0, max_ulps = 0;
+  double min_bits = 0;   // meaningful only when has_min_bits
+  bool has_min_bits = false;
+};
+MetricSums measure_sums(const std::vector<double>& c, const ExactProduct& e);
+MetricSums measure_sums(const std::vector<float>& c, const ExactProduct& e);
+void merge_sums(MetricSums& into, const MetricSums& part);
+AccuracyMetrics finish_metrics(const MetricSums& sums);
+
 }  // namespace ozref

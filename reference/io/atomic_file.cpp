@@ -82,30 +82,52 @@ void write_all(int fd, std::string_view bytes, const std::string& path) {
 
 void check_output_file(const std::string& path, const std::string& option) { replaceable_target(path, option); }
 
-void write_file_atomically(const std::string& path, std::string_view bytes) {
+AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   const std::optional<struct stat> target = replaceable_target(path, "");
-  std::string temp;
-  int fd = create_temp(path, temp);
+  fd_ = create_temp(path, temp_);
   try {
     if (target) {
       // Owner and group can only be kept by root (or a member of the group): otherwise the file
       // becomes ours, as with any editor that saves by renaming.
-      [[maybe_unused]] const int kept_owner = ::fchown(fd, target->st_uid, target->st_gid);
-      if (::fchmod(fd, target->st_mode & 07777) != 0) throw InputError(path + ": cannot keep its mode: " + std::strerror(errno));
+      [[maybe_unused]] const int kept_owner = ::fchown(fd_, target->st_uid, target->st_gid);
+      if (::fchmod(fd_, target->st_mode & 07777) != 0) throw InputError(path + ": cannot keep its mode: " + std::strerror(errno));
     }
-    write_all(fd, bytes, path);
-    const bool synced = ::fsync(fd) == 0;
-    const bool closed = ::close(std::exchange(fd, -1)) == 0;
-    if (!synced || !closed) throw InputError(path + ": write failed: " + std::strerror(errno));
-    if (std::rename(temp.c_str(), path.c_str()) != 0)
-      throw InputError(path + ": cannot move the finished file into place: " + std::strerror(errno));
   } catch (...) {
-    if (fd >= 0) ::close(fd);
-    ::unlink(temp.c_str());
-    unregister_temp_file(temp);
+    abandon();
     throw;
   }
-  unregister_temp_file(temp);
+}
+
+AtomicFile::~AtomicFile() {
+  if (!committed_) abandon();
+}
+
+void AtomicFile::abandon() {
+  if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+  ::unlink(temp_.c_str());
+  unregister_temp_file(temp_);
+}
+
+void AtomicFile::write(std::string_view bytes) { write_all(fd_, bytes, path_); }
+
+void AtomicFile::resize(uint64_t bytes) {
+  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) throw InputError(path_ + ": cannot size the file: " + std::strerror(errno));
+}
+
+void AtomicFile::commit() {
+  const bool synced = ::fsync(fd_) == 0;
+  const bool closed = ::close(std::exchange(fd_, -1)) == 0;
+  if (!synced || !closed) throw InputError(path_ + ": write failed: " + std::strerror(errno));
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0)
+    throw InputError(path_ + ": cannot move the finished file into place: " + std::strerror(errno));
+  committed_ = true;
+  unregister_temp_file(temp_);
+}
+
+void write_file_atomically(const std::string& path, std::string_view bytes) {
+  AtomicFile file(path);
+  file.write(bytes);
+  file.commit();
 }
 
 void prepare_output_folder(const std::string& path, const std::string& option) {

@@ -10,6 +10,7 @@
 // once complete. The temporary file is removed on any failure, and on SIGINT, SIGTERM and SIGHUP
 // once the executable installed the cleanup (io/temp_file_cleanup.hpp).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,28 @@ namespace ozref {
 void check_output_file(const std::string& path, const std::string& option = "");
 
 void write_file_atomically(const std::string& path, std::string_view bytes);
+
+// The same in steps, for a file that other processes fill too (a distributed `ozref exact`):
+// the target is checked and the temporary file created (with the target's mode) on
+// construction; commit() makes it the target; the destructor removes it unless committed.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  const std::string& temp_path() const { return temp_; }
+  void write(std::string_view bytes);  // appended at the file position
+  void resize(uint64_t bytes);         // the temporary file's length (zeros past what was written)
+  void commit();                       // flushed to disk and renamed over the target
+
+ private:
+  void abandon();
+  std::string path_, temp_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
 
 // An output folder (probe --out DIR, a trace folder): created when absent (with its parents);
 // InputError when it is not a folder (a symbolic link to a folder is one) or not writable.

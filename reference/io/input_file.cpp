@@ -51,6 +51,16 @@ size_t InputFile::read(char* buffer, size_t n) {
   }
 }
 
+void InputFile::read_at(char* buffer, size_t n, uint64_t offset) {
+  for (size_t done = 0; done < n;) {
+    const ssize_t got = ::pread(fd_, buffer + done, n - done, static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw InputError(path_ + ": read failed: " + std::strerror(errno));
+    if (got == 0) throw InputError(path_ + ": the file ended at byte " + std::to_string(offset + done) + " while it was read (did it shrink?)");
+    done += static_cast<size_t>(got);
+  }
+}
+
 std::string read_input_file(const std::string& path, uint64_t max_bytes) {
   InputFile file(path);
   const auto too_large = [&](uint64_t bytes) {

@@ -22,6 +22,9 @@ class InputFile {
   uint64_t size() const { return size_; }  // when opened
   // Up to `n` bytes into `buffer`; 0 at the end of the file. InputError on a read error.
   size_t read(char* buffer, size_t n);
+  // Exactly `n` bytes from `offset` (the file position is not used); InputError when the file
+  // ends before them (it shrank after it was opened) or on a read error.
+  void read_at(char* buffer, size_t n, uint64_t offset);
 
  private:
   std::string path_;

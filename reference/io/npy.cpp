@@ -152,13 +152,19 @@ std::string_view dtype_name(DType t) {
   return names[static_cast<int>(t)];
 }
 
-size_t NpyArray::elements() const {
+size_t element_count(const std::vector<size_t>& shape) {
   size_t n = 1;
   for (size_t d : shape) n *= d;
   return n;
 }
 
-NpyArray parse_npy(std::string_view bytes, const std::string& name) {
+size_t NpyArray::elements() const { return element_count(shape); }
+
+size_t NpyHeader::elements() const { return element_count(shape); }
+
+size_t NpyHeader::scalar_size() const { return dtype == DType::C16 ? 8 : dtype_size(dtype); }
+
+NpyHeader parse_npy_header(std::string_view bytes, const std::string& name) {
   if (bytes.size() < 10 || bytes.substr(0, 6) != kMagic) fail(name, "missing the \\x93NUMPY magic");
   const int major = static_cast<unsigned char>(bytes[6]);
   size_t header_len = 0, header_start = 0;
@@ -174,41 +180,55 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
   }
   if (bytes.size() < header_start + header_len) fail(name, "truncated header");
   std::string descr;
-  bool fortran = false;
-  NpyArray out;
-  HeaderParser(bytes.substr(header_start, header_len), name).parse(descr, fortran, out.shape);
-  bool big_endian = false;
-  const DTypeInfo info = parse_descr(descr, big_endian, name);
-  out.dtype = info.type;
-
+  NpyHeader h;
+  HeaderParser(bytes.substr(header_start, header_len), name).parse(descr, h.fortran, h.shape);
+  h.dtype = parse_descr(descr, h.big_endian, name).type;
   size_t count = 1;
-  for (size_t d : out.shape) {
+  for (size_t d : h.shape) {
     if (d != 0 && count > (size_t{1} << 40) / d) fail(name, "the array is too large");
     count *= d;
   }
-  const size_t data_start = header_start + header_len;
-  const size_t expected = count * info.size;
-  const size_t available = bytes.size() - data_start;
+  h.data_start = header_start + header_len;
+  return h;
+}
+
+size_t npy_header_bytes(std::string_view start) {
+  if (start.size() < 10 || start.substr(0, 6) != kMagic) return 10;  // parse_npy_header says what is wrong
+  if (start[6] == 1) return 10 + read_le(start.data() + 8, 2);
+  if (start.size() < 12) return 12;
+  return 12 + read_le(start.data() + 8, 4);
+}
+
+void require_npy_data_size(const NpyHeader& h, uint64_t file_bytes, const std::string& name) {
+  const uint64_t expected = uint64_t{h.elements()} * dtype_size(h.dtype);
+  const uint64_t available = file_bytes - h.data_start;
   if (available < expected)
     fail(name, "truncated data: shape needs " + std::to_string(expected) + " bytes, file has " +
                    std::to_string(available));
   if (available > expected)
     fail(name, std::to_string(available - expected) + " bytes follow the data the shape describes");
+}
 
-  out.data.assign(bytes.begin() + data_start, bytes.end());
+NpyArray parse_npy(std::string_view bytes, const std::string& name) {
+  const NpyHeader h = parse_npy_header(bytes, name);
+  require_npy_data_size(h, bytes.size(), name);
+  NpyArray out;
+  out.dtype = h.dtype;
+  out.shape = h.shape;
+  out.data.assign(bytes.begin() + h.data_start, bytes.end());
   // Byte order applies to each scalar: a complex element is two of them.
-  const size_t scalar = info.kind == 'c' ? info.size / 2 : info.size;
-  if (big_endian && scalar > 1)
+  const size_t scalar = h.scalar_size(), size = dtype_size(h.dtype), count = h.elements();
+  if (h.big_endian && scalar > 1)
     for (size_t i = 0; i < out.data.size() / scalar; ++i)
       std::reverse(out.data.begin() + i * scalar, out.data.begin() + (i + 1) * scalar);
-  if (fortran && out.shape.size() > 1) {  // reorder to C order
+  if (h.fortran && out.shape.size() > 1) {  // reorder to C order
     std::vector<uint8_t> c_order(out.data.size());
     const size_t nd = out.shape.size();
     std::vector<size_t> index(nd, 0);
     for (size_t f = 0; f < count; ++f) {  // f walks Fortran order: first index fastest
       size_t c = 0;
       for (size_t d = 0; d < nd; ++d) c = c * out.shape[d] + index[d];
-      std::memcpy(&c_order[c * info.size], &out.data[f * info.size], info.size);
+      std::memcpy(&c_order[c * size], &out.data[f * size], size);
       for (size_t d = 0; d < nd && ++index[d] == out.shape[d]; ++d) index[d] = 0;
     }
     out.data.swap(c_order);
@@ -251,10 +271,15 @@ void write_npy(const std::string& path, const NpyArray& array) {
   write_file_atomically(path, serialize_npy(array));
 }
 
+void require_float_matrix(const std::vector<size_t>& shape, DType dtype, const std::string& name) {
+  if (shape.size() != 2)
+    throw InputError(name + ": expected a 2-D matrix, got " + std::to_string(shape.size()) + " dimensions");
+  if (dtype != DType::F8 && dtype != DType::F4)
+    throw InputError(name + ": expected dtype f8 or f4, got " + std::string(dtype_name(dtype)));
+}
+
 Matrix<double> matrix_from_npy(const NpyArray& array, const std::string& name) {
-  if (array.shape.size() != 2)
-    throw InputError(name + ": expected a 2-D matrix, got " + std::to_string(array.shape.size()) +
-                     " dimensions");
+  require_float_matrix(array.shape, array.dtype, name);
   Matrix<double> m(array.shape[0], array.shape[1]);
   if (array.dtype == DType::F8) {
     // std::copy, not memcpy: an empty array's data() may be null, which memcpy must not be given
@@ -265,8 +290,6 @@ Matrix<double> matrix_from_npy(const NpyArray& array, const std::string& name) {
       std::memcpy(&f, &array.data[i * 4], 4);
       m.data[i] = f;  // exact widening
     }
-  } else {
-    throw InputError(name + ": expected dtype f8 or f4, got " + std::string(dtype_name(array.dtype)));
   }
   return m;
 }

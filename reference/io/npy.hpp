@@ -24,6 +24,26 @@ struct NpyArray {
   size_t elements() const;
 };
 
+size_t element_count(const std::vector<size_t>& shape);
+
+// What a .npy header says, and where in the file its data start.
+struct NpyHeader {
+  DType dtype = DType::F8;
+  std::vector<size_t> shape;
+  bool fortran = false, big_endian = false;
+  size_t data_start = 0;
+  size_t elements() const;
+  size_t scalar_size() const;  // the unit of byte order: a c16 element is two f8 scalars
+};
+
+// Parses the header at the start of `bytes`, which need not hold the data; `name` is used in
+// error messages. npy_header_bytes: how many bytes the header takes, given the file's first 12
+// (or all of a shorter file).
+NpyHeader parse_npy_header(std::string_view bytes, const std::string& name);
+size_t npy_header_bytes(std::string_view start);
+// InputError unless a file of `file_bytes` holds exactly the data the header describes.
+void require_npy_data_size(const NpyHeader& h, uint64_t file_bytes, const std::string& name);
+
 // Parses a whole file's bytes; `name` is used in error messages.
 NpyArray parse_npy(std::string_view bytes, const std::string& name);
 NpyArray read_npy(const std::string& path);
@@ -31,6 +51,7 @@ std::string serialize_npy(const NpyArray& array);  // v1 header (v2 when the hea
 void write_npy(const std::string& path, const NpyArray& array);  // atomic
 
 // 2-D floating-point matrices (f8, or f4 widened exactly); anything else is an InputError.
+void require_float_matrix(const std::vector<size_t>& shape, DType dtype, const std::string& name);
 Matrix<double> matrix_from_npy(const NpyArray& array, const std::string& name);
 NpyArray npy_from_matrix(const Matrix<double>& m);
 NpyArray npy_from_matrix(const Matrix<float>& m);

@@ -150,3 +150,29 @@ TEST_CASE("output file: SIGTERM in the middle of a write leaves no temporary fil
   REQUIRE(WIFSIGNALED(uncleaned));
   CHECK(temp_left(ws));
 }
+
+TEST_CASE("output file: an AtomicFile that is not committed leaves the target as it was and no temporary file", "[io]") {
+  // The distributed exact's rank 0 holds one while the other ranks write their rows, and lets it
+  // go when any of them failed (mpi/parallel_npy.cpp).
+  test::Workspace ws;
+  const std::string target = ws.file("c.npy", "old");
+  ::chmod(target.c_str(), 0640);
+  {
+    AtomicFile file(target);
+    file.write("header");
+    file.resize(4096);
+    REQUIRE(temp_left(ws));
+    REQUIRE((mode_of(file.temp_path()) & 0777) == 0640);  // the target's mode, from the start
+  }
+  CHECK(content(target) == "old");
+  CHECK_FALSE(temp_left(ws));
+  {
+    AtomicFile file(target);
+    file.write("new");
+    file.resize(8);
+    file.commit();
+  }
+  CHECK(content(target) == std::string("new\0\0\0\0\0", 8));
+  CHECK((mode_of(target) & 0777) == 0640);
+  CHECK_FALSE(temp_left(ws));
+}

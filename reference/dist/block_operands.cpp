@@ -1,0 +1,38 @@
+#include "dist/block_operands.hpp"
+
+namespace ozref::dist {
+namespace {
+
+std::unique_ptr<NpyBlockFile> open_matrix(const std::string& path) {
+  auto file = std::make_unique<NpyBlockFile>(path);
+  require_float_matrix(file->header().shape, file->header().dtype, path);
+  return file;
+}
+
+std::string range_text(const Range& r) { return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")"; }
+
+}  // namespace
+
+OperandFiles open_operand_files(const std::string& a_path, const std::string& b_path) {
+  OperandFiles f;
+  f.a = open_matrix(a_path);
+  f.b = open_matrix(b_path);
+  const auto &sa = f.a->header().shape, &sb = f.b->header().shape;
+  require_agreeing_shapes(sa[0], sa[1], a_path, sb[0], sb[1], b_path);
+  f.m = sa[0];
+  f.k = sa[1];
+  f.n = sb[1];
+  return f;
+}
+
+Operands read_block_operands(OperandFiles& files, const Block& block) {
+  const double operand_bytes = 8.0 * double(files.k) * double(block.rows.size() + block.cols.size());
+  require_product_memory(block.rows.size(), block.cols.size(), 2 * operand_bytes,  // as read, then as FP64
+                         "rows " + range_text(block.rows) + " x columns " + range_text(block.cols) + " of the product of A (" +
+                             files.a->path() + ") and B (" + files.b->path() + ")");
+  const NpyArray a = files.a->read_block(block.rows.begin, block.rows.end, 0, files.k);
+  const NpyArray b = files.b->read_block(0, files.k, block.cols.begin, block.cols.end);
+  return {matrix_from_npy(a, files.a->path()), matrix_from_npy(b, files.b->path())};
+}
+
+}  // namespace ozref::dist

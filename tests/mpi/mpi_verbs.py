@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""`mpirun -n R ozref exact|check` against one process (docs/scale.md): byte-identical C files,
+identical reports, and bad input refused by every rank with one process's message and exit 2,
+leaving no file behind. The one-process results are checked against exact rationals
+(fractions.Fraction, whose float() rounds correctly) on the cases without special values.
+
+usage: mpi_verbs.py OZREF RANKS WORKDIR [SEED]
+"""
+import fractions
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+np.seterr(all="ignore")  # the approximate products overflow and meet NaN on purpose
+
+OZREF, RANKS, WORK = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+SEED = int(sys.argv[4]) if len(sys.argv) > 4 else 15
+LAUNCHER = ["mpirun", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+MPIRUN = LAUNCHER + ["-n", str(RANKS)]
+failures, cases = [], 0
+
+
+def run(args, ranks=True):
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    command = (MPIRUN if ranks else []) + [OZREF] + args
+    r = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    return r.returncode, r.stdout, r.stderr
+
+
+def expect(condition, what):
+    global cases
+    cases += 1
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+def save(name, array, fortran=False, big_endian=False):
+    if big_endian:
+        array = array.astype(array.dtype.newbyteorder(">"))
+    np.save(path(name), np.asfortranarray(array) if fortran else np.ascontiguousarray(array))
+    return path(name)
+
+
+def wide(rng, shape, spread):  # signs, significands and exponents spread over 2^+-spread
+    return rng.standard_normal(shape) * np.exp2(rng.integers(-spread, spread + 1, shape))
+
+
+def oracle_product(a, b):  # every element exact, rounded once to nearest-even FP64
+    fa = [[fractions.Fraction(float(x)) for x in row] for row in a]
+    fb = [[fractions.Fraction(float(x)) for x in row] for row in b.T]
+    return np.array([[float(sum(x * y for x, y in zip(r, c))) for c in fb] for r in fa]).reshape(a.shape[0], b.shape[1])
+
+
+def same_files(left, right):
+    with open(left, "rb") as x, open(right, "rb") as y:
+        return x.read() == y.read()
+
+
+def leftovers():
+    return sorted(n for n in os.listdir(WORK) if n.startswith(".ozref-"))
+
+
+def compare_verbs(name, a, b, c_perturbed, oracle=False):
+    """exact and check (text and --json, f8 and f4 C) distributed against one process."""
+    rc1, out1, err1 = run(["exact", "--a", a, "--b", b, "--out", path(name + "-serial.npy")], ranks=False)
+    rcR, outR, errR = run(["exact", "--a", a, "--b", b, "--out", path(name + "-ranks.npy")])
+    expect(rc1 == 0 and rcR == 0, f"{name}: exact exits 0 (serial {rc1}: {err1.strip()}; {RANKS} ranks {rcR}: {errR.strip()})")
+    if rc1 != 0 or rcR != 0:
+        return
+    expect(outR == out1.replace("-serial.npy", "-ranks.npy"), f"{name}: exact's report on {RANKS} ranks: {outR!r} vs {out1!r}")
+    expect(same_files(path(name + "-serial.npy"), path(name + "-ranks.npy")), f"{name}: C from {RANKS} ranks byte-identical to one process")
+    e = np.load(path(name + "-serial.npy"))
+    if oracle:
+        expect(np.array_equal(e, oracle_product(np.load(a), np.load(b))), f"{name}: one process's C equals the rounded exact rationals")
+    for precision, cp in (("f8", c_perturbed), ("f4", c_perturbed.astype(np.float32))):
+        c = save(f"{name}-c-{precision}.npy", cp, fortran=precision == "f4")
+        for flags in ([], ["--json"]) if precision == "f8" else (["--json"],):
+            serial = run(["check", "--a", a, "--b", b, "--c", c] + flags, ranks=False)
+            ranked = run(["check", "--a", a, "--b", b, "--c", c] + flags)
+            expect(serial[0] == 0 and ranked[:2] == serial[:2], f"{name}: check {precision} {flags} on {RANKS} ranks: {ranked} vs {serial}")
+
+
+def perturbed(rng, e):
+    c = e.copy()
+    flat = c.reshape(-1)
+    if flat.size:
+        picks = rng.integers(0, flat.size, max(1, flat.size // 5))
+        flat[picks] = np.nextafter(flat[picks], np.inf)
+        flat[rng.integers(0, flat.size)] *= 1 + 2.0**-20
+    return c
+
+
+def good_cases(rng):
+    a, b = wide(rng, (7, 9), 20), wide(rng, (9, 5), 20)
+    yield "oracle", save("o-a.npy", a), save("o-b.npy", b, fortran=True), True, a @ b
+    # 37 x 23 x 29: no grid divides it; NaN, Inf and a zero row among the operands
+    a, b = wide(rng, (37, 23), 40), wide(rng, (23, 29), 40)
+    a[3, 4], a[10, :], b[5, 7], b[2, 11] = np.nan, 0.0, np.inf, -np.inf
+    yield "specials", save("s-a.npy", a), save("s-b.npy", b), False, a @ b
+    # f4 operands, Fortran and big-endian orders, K = 300 (slices), more ranks than rows
+    a, b = wide(rng, (2, 300), 10).astype(np.float32), wide(rng, (300, 3), 10).astype(np.float32)
+    yield "f4-orders", save("f-a.npy", a, fortran=True, big_endian=True), save("f-b.npy", b, big_endian=True), False, a.astype(float) @ b
+    # exponent spread past the slice path: the direct path
+    a, b = wide(rng, (6, 11), 900), wide(rng, (11, 13), 100)
+    yield "direct", save("d-a.npy", a), save("d-b.npy", b, fortran=True), False, a @ b
+    yield "empty-m", save("e-a.npy", np.zeros((0, 4))), save("e-b.npy", np.ones((4, 3))), False, np.zeros((0, 3))
+    yield "empty-k", save("k-a.npy", np.zeros((3, 0))), save("k-b.npy", np.ones((0, 4))), False, np.zeros((3, 4))
+
+
+def bad_input_cases(rng):
+    a, b = save("bad-a.npy", wide(rng, (5, 6), 5)), save("bad-b.npy", wide(rng, (6, 4), 5))
+    truncated = path("bad-truncated.npy")
+    with open(b, "rb") as f:
+        data = f.read()
+    with open(truncated, "wb") as f:
+        f.write(data[:-8])
+    three_d = save("bad-3d.npy", np.ones((6, 2, 2)))
+    disagree = save("bad-disagree.npy", np.ones((5, 4)))  # not 6 x 4, as B must be
+    wrong_c = save("bad-c-shape.npy", np.ones((4, 5)))     # not 5 x 4, as C must be
+    os.makedirs(path("a-folder"), exist_ok=True)
+    yield "truncated B", ["exact", "--a", a, "--b", truncated, "--out", path("never.npy")]
+    yield "3-D A", ["exact", "--a", three_d, "--b", b, "--out", path("never.npy")]
+    yield "shapes disagree", ["exact", "--a", a, "--b", disagree, "--out", path("never.npy")]
+    yield "out in a missing folder", ["exact", "--a", a, "--b", b, "--out", path("no/such/folder/c.npy")]
+    yield "out is a folder", ["exact", "--a", a, "--b", b, "--out", path("a-folder")]
+    yield "existing out kept when B is bad", ["exact", "--a", a, "--b", truncated, "--out", path("kept.npy")]
+    yield "check: C of the wrong shape", ["check", "--a", a, "--b", b, "--c", wrong_c]
+    yield "check: missing C", ["check", "--a", a, "--b", b, "--c", path("absent.npy")]
+    yield "check: truncated C", ["check", "--a", a, "--b", b, "--c", truncated]
+
+
+def compare_bad_input(name, args):
+    kept = path("kept.npy")
+    with open(kept, "wb") as f:
+        f.write(b"old contents")
+    serial = run(args, ranks=False)
+    ranked = run(args)
+    message = serial[2].strip()
+    expect(serial[0] == 2 and message.count("\n") == 0 and message.startswith("ozref "), f"{name}: one process: exit 2, one line ({serial})")
+    expect(ranked[0] == 2, f"{name}: {RANKS} ranks exit 2 (got {ranked[0]})")
+    lines = [line for line in ranked[2].splitlines() if line.startswith("ozref ")]
+    expect(lines == [message], f"{name}: {RANKS} ranks print one process's message once: {lines} vs {message!r}")
+    expect(not os.path.exists(path("never.npy")) and leftovers() == [], f"{name}: no output and no temporary file left ({leftovers()})")
+    with open(kept, "rb") as f:
+        expect(f.read() == b"old contents", f"{name}: an existing --out is left as it was")
+
+
+def main():
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    rng = np.random.default_rng(SEED)
+    print(f"mpi_verbs: {RANKS} ranks, seed {SEED}")
+    for name, a, b, oracle, approx in good_cases(rng):
+        compare_verbs(name, a, b, perturbed(rng, np.nan_to_num(approx)), oracle)
+    for name, args in bad_input_cases(rng):
+        compare_bad_input(name, args)
+    # A fault on one rank only (MPMD: the last rank is given a truncated B): every rank stops
+    # with that rank's message.
+    if RANKS > 1:
+        a, b, bad = path("bad-a.npy"), path("bad-b.npy"), path("bad-truncated.npy")
+        command = LAUNCHER + ["-n", str(RANKS - 1), OZREF, "exact", "--a", a, "--b", b, "--out", path("never.npy"), ":",
+                            "-n", "1", OZREF, "exact", "--a", a, "--b", bad, "--out", path("never.npy")]
+        r = subprocess.run(command, capture_output=True, text=True, timeout=120, env=dict(os.environ, OMP_NUM_THREADS="1"))
+        serial = run(["exact", "--a", a, "--b", bad, "--out", path("never.npy")], ranks=False)
+        lines = [line for line in r.stderr.splitlines() if line.startswith("ozref ")]
+        expect(r.returncode == 2 and lines == [serial[2].strip()], f"fault on rank {RANKS - 1} only: exit {r.returncode}, {lines}")
+        expect(not os.path.exists(path("never.npy")) and leftovers() == [], "fault on one rank: no output, no temporary file")
+    # The verbs that are not distributed run on one rank and refuse more (R copies would race).
+    rc, _, err = run(["run", "--m", "4", "--n", "4", "--k", "8", "--json"])
+    refusal = [line for line in err.splitlines() if line.startswith("ozref ")]
+    if RANKS == 1:
+        expect(rc == 0, f"run on 1 rank runs as in one process (exit {rc}: {err.strip()})")
+    else:
+        expect(rc == 2 and len(refusal) == 1 and "runs in one process" in refusal[0], f"run on {RANKS} ranks refused: {rc}, {refusal}")
+    print(f"  mpi_verbs: {RANKS} ranks: {cases} cases (seed {SEED}), {len(failures)} failed")  # as .ci/run collects counts
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
