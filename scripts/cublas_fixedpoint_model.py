@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Exploratory model of cuBLAS 13.1's FP64 emulation (CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH, strategy
+EAGER, mantissa control FIXED), decoded from black-box records of the H200 (docs/third-party.md,
+"cublas-fixedpoint@13.1"). Not a registered ozref scheme: the K-block size cuBLAS picks for a shape
+(128 on five recorded shapes, 256 and 512 on two others) and the DYNAMIC control's bit count are not
+decoded, so the block size is an argument.
+
+Stages, for B mantissa bits (quantized up to 8n - 1: n = ceil((B + 1) / 8) slices), K split into blocks of kb from k = 0:
+  scale       per row of A and per column of B in each K-block: e with max|x| in [2^(e-1), 2^e),
+              plus one when max|x|'s significand exceeds 2 - 2^-6 (a threshold in (1.98296, 1.98468])
+  slice       X = trunc(x 2^(B-e)) (toward zero, |X| < 2^B), as n balanced base-256 digits
+              (X = sum d_i 256^(n-1-i), lower digits in [-128, 127], the top one takes the rest)
+  gemm        per block and anti-diagonal d = p + q <= n - 1 (the first n diagonals only):
+              S_d = sum over the block's k and p of dA_p dB_(d-p), exact integers (INT8 GEMMs)
+  accumulate  per block v = 0; v += S_d 256^(2n-2-d) 2^(eA+eB-2B) for d = 0..n-1 in FP64; then
+              C = 0; C += v block after block, in FP64 (each a correctly rounded binary64 addition)
+
+Usage:
+  cublas_fixedpoint_model.py replay DIR CASE BITS KB [ROWS]   compare with DIR/CASE_{A,B}.npy and
+      DIR/CASE_fixed<BITS>_C.npy (or CASE_cublasemu<BITS>_C.npy); prints "CASE BITS: matched of total"
+      and exits 1 on any mismatch (2 on bad input). ROWS: use only the first ROWS rows of A and C.
+"""
+import math
+import os
+import sys
+from fractions import Fraction
+
+import numpy as np
+
+BUMP = Fraction(2) - Fraction(1, 64)
+
+
+def line_exponent(values):
+    """The scale exponent e of one line's block (None for an all-zero block)."""
+    top = float(np.max(np.abs(values)))
+    if top == 0:
+        return None
+    frac, e = math.frexp(top)
+    return e + 1 if Fraction(frac) * 2 > BUMP else e
+
+
+def balanced_digits(values, e, bits, n):
+    """n balanced base-256 digits (top first) of trunc(x 2^(bits-e)) for each x: int64 (n, len)."""
+    out = np.zeros((n, len(values)), dtype=np.int64)
+    if e is None:
+        return out
+    for k, x in enumerate(values):
+        scaled = Fraction(float(x)) * Fraction(2) ** (bits - e)  # exact
+        X = math.floor(abs(scaled))
+        X = X if scaled >= 0 else -X
+        for i in range(n - 1, 0, -1):
+            digit = (X + 128) % 256 - 128
+            out[i, k], X = digit, (X - digit) // 256
+        out[0, k] = X
+    return out
+
+
+def block_terms(a, b, bits, n):
+    """One K-block: the FP64 terms S_d 256^(2n-2-d) 2^(eA+eB-2B), d = 0..n-1 (list of m x n arrays)."""
+    m, cols = a.shape[0], b.shape[1]
+    ea = [line_exponent(a[i]) for i in range(m)]
+    eb = [line_exponent(b[:, j]) for j in range(cols)]
+    da = np.stack([balanced_digits(a[i], ea[i], bits, n) for i in range(m)], axis=1)  # n, m, kb
+    db = np.stack([balanced_digits(b[:, j], eb[j], bits, n) for j in range(cols)], axis=2)  # n, kb, cols
+    shift = np.add.outer([e or 0 for e in ea], [e or 0 for e in eb]) - 2 * bits
+    terms = []
+    for d in range(n):
+        s = sum(da[p] @ db[d - p] for p in range(d + 1))  # exact: |s| < 2^14 kb n
+        terms.append(np.ldexp(s.astype(np.float64), shift + 8 * (2 * n - 2 - d)))  # exact
+    return terms
+
+
+def emulated_gemm(a, b, bits, kb):
+    """C as cuBLAS's fixed-point emulation computes it at `bits` (23..79) with K-blocks of kb."""
+    n = -(-(bits + 1) // 8)  # cuBLAS quantizes the bit count up to 8n - 1
+    bits = 8 * n - 1
+    c = np.zeros((a.shape[0], b.shape[1]))
+    for k0 in range(0, a.shape[1], kb):
+        v = np.zeros_like(c)
+        for t in block_terms(a[:, k0:k0 + kb], b[k0:k0 + kb], bits, n):
+            v = v + t
+        c = c + v
+    return c
+
+
+def replay(directory, case, bits, kb, rows=None):
+    a = np.load(os.path.join(directory, case + "_A.npy"))
+    b = np.load(os.path.join(directory, case + "_B.npy"))
+    for name in (f"{case}_fixed{bits}_C.npy", f"{case}_cublasemu{bits}_C.npy"):
+        path = os.path.join(directory, name)
+        if os.path.exists(path):
+            break
+    else:
+        sys.exit(f"cublas_fixedpoint_model: no record of {case} at {bits} bits in {directory}")
+    c = np.load(path)
+    if rows:
+        a, c = a[:rows], c[:rows]
+    model = np.full(c.shape, np.nan)  # canary
+    model[:] = emulated_gemm(a, b, bits, kb)
+    same = int(np.sum(model.view(np.uint64) == np.ascontiguousarray(c).view(np.uint64)))
+    print(f"{case} {bits} bits, K-block {kb}: {same} of {c.size} elements bit-identical")
+    return same == c.size
+
+
+def main(argv):
+    if len(argv) not in (6, 7) or argv[1] != "replay":
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        bits, kb = int(argv[4]), int(argv[5])
+        rows = int(argv[6]) if len(argv) == 7 else None
+    except ValueError:
+        print("cublas_fixedpoint_model: BITS, KB and ROWS must be integers", file=sys.stderr)
+        return 2
+    if not 23 <= bits <= 79 or kb < 1:
+        print(f"cublas_fixedpoint_model: BITS must be 23..79 and KB positive (got {bits}, {kb})", file=sys.stderr)
+        return 2
+    return 0 if replay(argv[2], argv[3], bits, kb, rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
