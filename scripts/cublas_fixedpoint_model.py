@@ -16,6 +16,8 @@ Stages, for B mantissa bits (quantized up to 8n - 1: n = ceil((B + 1) / 8) slice
               C = 0; C += v block after block, in FP64 (each a correctly rounded binary64 addition)
 
 Usage:
+  cublas_fixedpoint_model.py trace DIR CASE BITS KB ROWS   the error of each stage (trace()) on the
+      first ROWS rows of DIR/CASE_{A,B}.npy
   cublas_fixedpoint_model.py replay DIR CASE BITS KB [ROWS]   compare with DIR/CASE_{A,B}.npy and
       DIR/CASE_fixed<BITS>_C.npy (or CASE_cublasemu<BITS>_C.npy); prints "CASE BITS: matched of total"
       and exits 1 on any mismatch (2 on bad input). ROWS: use only the first ROWS rows of A and C.
@@ -83,6 +85,37 @@ def emulated_gemm(a, b, bits, kb):
     return c
 
 
+def trace(a, b, bits, kb):
+    """Which stage loses what, as max-norm correct bits against the exact product of A and B (exact
+    rationals; the norm is max |C - AB| / max |AB|): `slices` the exact sum of the kept slice
+    products (the INT8 GEMMs, no FP64 addition yet), `blocks_fp64_only` each block's value exact and
+    rounded once, the blocks then summed in FP64, `diagonals_fp64_only` each block's diagonals summed
+    in FP64 and the blocks exactly, `result` cuBLAS's output (both in FP64)."""
+    n = -(-(bits + 1) // 8)
+    m, cols = a.shape[0], b.shape[1]
+    exact = [[sum(Fraction(float(x)) * Fraction(float(y)) for x, y in zip(a[i], b[:, j])) for j in range(cols)] for i in range(m)]
+    kept, v_fp_exact_sum = np.full((m, cols), Fraction(0), dtype=object), np.full((m, cols), Fraction(0), dtype=object)
+    blocks_fp = np.zeros((m, cols))
+    for k0 in range(0, a.shape[1], kb):
+        terms = block_terms(a[:, k0:k0 + kb], b[k0:k0 + kb], 8 * n - 1, n)
+        v = np.zeros((m, cols))
+        for t in terms:
+            v = v + t
+        v_exact = sum(np.vectorize(Fraction)(t) for t in terms)
+        kept += v_exact
+        v_fp_exact_sum += np.vectorize(Fraction)(v)
+        blocks_fp = blocks_fp + np.vectorize(float)(v_exact)
+    result = emulated_gemm(a, b, bits, kb)
+    top = max(abs(x) for row in exact for x in row)
+
+    def bits_of(values):
+        err = max(abs(Fraction(values[i][j]) - exact[i][j]) for i in range(m) for j in range(cols))
+        return round(-math.log2(err / top), 2) if err else math.inf
+
+    return {"slices": bits_of(kept), "blocks_fp64_only": bits_of(blocks_fp), "diagonals_fp64_only": bits_of(v_fp_exact_sum),
+            "result": bits_of(result), "fp64_additions_per_element": -(-a.shape[1] // kb) * (n + 1)}
+
+
 def replay(directory, case, bits, kb, rows=None):
     a = np.load(os.path.join(directory, case + "_A.npy"))
     b = np.load(os.path.join(directory, case + "_B.npy"))
@@ -103,7 +136,7 @@ def replay(directory, case, bits, kb, rows=None):
 
 
 def main(argv):
-    if len(argv) not in (6, 7) or argv[1] != "replay":
+    if len(argv) not in (6, 7) or argv[1] not in ("replay", "trace"):
         print(__doc__, file=sys.stderr)
         return 2
     try:
@@ -115,6 +148,11 @@ def main(argv):
     if not 23 <= bits <= 79 or kb < 1:
         print(f"cublas_fixedpoint_model: BITS must be 23..79 and KB positive (got {bits}, {kb})", file=sys.stderr)
         return 2
+    if argv[1] == "trace":
+        a = np.load(os.path.join(argv[2], argv[3] + "_A.npy"))[:rows]
+        b = np.load(os.path.join(argv[2], argv[3] + "_B.npy"))
+        print(argv[3], bits, "bits:", trace(a, b, bits, kb))
+        return 0
     return 0 if replay(argv[2], argv[3], bits, kb, rows) else 1
 
 
