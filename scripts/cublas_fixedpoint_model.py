@@ -124,7 +124,7 @@ def replay(directory, case, bits, kb, rows=None):
         if os.path.exists(path):
             break
     else:
-        sys.exit(f"cublas_fixedpoint_model: no record of {case} at {bits} bits in {directory}")
+        raise FileNotFoundError(f"no record of {case} at {bits} bits in {directory}")
     c = np.load(path)
     if rows:
         a, c = a[:rows], c[:rows]
@@ -148,12 +148,20 @@ def main(argv):
     if not 23 <= bits <= 79 or kb < 1:
         print(f"cublas_fixedpoint_model: BITS must be 23..79 and KB positive (got {bits}, {kb})", file=sys.stderr)
         return 2
-    if argv[1] == "trace":
-        a = np.load(os.path.join(argv[2], argv[3] + "_A.npy"))[:rows]
-        b = np.load(os.path.join(argv[2], argv[3] + "_B.npy"))
-        print(argv[3], bits, "bits:", trace(a, b, bits, kb))
+    try:
+        return run(argv[1], argv[2], argv[3], bits, kb, rows)
+    except (OSError, ValueError) as e:
+        print(f"cublas_fixedpoint_model: {e}", file=sys.stderr)
+        return 2
+
+
+def run(command, directory, case, bits, kb, rows):
+    if command == "trace":
+        a = np.load(os.path.join(directory, case + "_A.npy"))[:rows]
+        b = np.load(os.path.join(directory, case + "_B.npy"))
+        print(case, bits, "bits:", trace(a, b, bits, kb))
         return 0
-    return 0 if replay(argv[2], argv[3], bits, kb, rows) else 1
+    return 0 if replay(directory, case, bits, kb, rows) else 1
 
 
 if __name__ == "__main__":
