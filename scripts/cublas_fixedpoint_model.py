@@ -2,8 +2,9 @@
 """Exploratory model of cuBLAS 13.1's FP64 emulation (CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH, strategy
 EAGER, mantissa control FIXED), decoded from black-box records of the H200 (docs/third-party.md,
 "cublas-fixedpoint@13.1"). Not a registered ozref scheme: the K-block size cuBLAS picks for a shape
-(128 on five recorded shapes, 256 and 512 on two others) and the DYNAMIC control's bit count are not
-decoded, so the block size is an argument.
+(128 on five recorded shapes, 256 and 512 on two others) and the bit count the DYNAMIC control
+chooses are not decoded, so the block size is an argument (given the count cuBLAS reports, DYNAMIC
+is this same algorithm at that count, beyond 79 bits too: BITS may then exceed 79 in emulated_gemm).
 
 Stages, for B mantissa bits (quantized up to 8n - 1: n = ceil((B + 1) / 8) slices), K split into blocks of kb from k = 0:
   scale       per row of A and per column of B in each K-block: e with max|x| in [2^(e-1), 2^e),

@@ -16,6 +16,17 @@ sys.path.insert(0, os.path.join(root, "scripts"))
 import cublas_fixedpoint_model as model  # noqa: E402
 
 # K-block sizes cuBLAS used on each recorded shape (not decoded: docs/third-party.md).
+
+
+def dynamic_bits(path):
+    """The bit count cuBLAS reported for each probe case's DYNAMIC run (the probe's cases.txt)."""
+    bits = {}
+    for line in open(path):
+        if not line.startswith("#"):
+            fields = line.split()
+            bits[fields[0]] = int(dict(f.split("=") for f in fields[4:])["dynamic"])
+    return bits
+
 PROBES = {"slicing": 128, "products": 128, "rounding": 128, "row_scale": 128, "col_scale": 128, "accumulate": 256, "dynamic": 512}
 
 
@@ -44,12 +55,17 @@ def main():
         return 1
     ok, cases = True, 0
     data = os.path.join(root, "tests", "data")
+    reported = dynamic_bits(os.path.join(data, "cublas", "probe_cases.txt"))
     for case, kb in PROBES.items():
         a, b = (np.load(os.path.join(data, "cublas", f"{case}_{t}.npy")) for t in "AB")
         for bits in range(23, 80, 8):
             c = np.load(os.path.join(data, "cublas", f"{case}_fixed{bits}_C.npy"))
             ok &= replay(a, b, c, bits, kb, case)
             cases += 1
+        # DYNAMIC: the same algorithm at the bit count cuBLAS reported for the run (probe_cases.txt)
+        c = np.load(os.path.join(data, "cublas", f"{case}_dynamic_C.npy"))
+        ok &= replay(a, b, c, reported[case], kb, case + " dynamic")
+        cases += 1
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, os.path.join(data, "third-party", "make_inputs.py"), tmp], check=True, stdout=subprocess.DEVNULL)
         a, b = (np.load(os.path.join(tmp, f"randn_96x80x3000_{t}.npy")) for t in "AB")
