@@ -1,0 +1,103 @@
+// cublas_kblock_probe: the two parts of cuBLAS 13.1's FP64 emulation (CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH,
+// strategy EAGER) that docs/third-party.md has not decoded. Prints, one line each:
+//   blk m n k b23:<kb>(<bits>) b79:<kb>(<bits>)  the K-block size cuBLAS uses for the shape: row i of A
+//        is 2^90 at k = 0 and 1 elsewhere, B is 1 with its row 0 zeroed, so in the block holding k = 0
+//        the ones truncate to 0 and C = K - 1 - (kb - 1): printed as K - 1 - C = kb - 1 (all of C
+//        equal, else "[varies]"); <bits> is the count cuBLAS reports.
+//   dynA s bits / dynR s bits   the DYNAMIC control's bit count when one row element is 2^s (dynA) or
+//        2^-s (dynR) among ones, 64x64x256.
+//   near2 23: i...   k = 1, B = 1, a = 2 - 2^-6 + (i - 256) 2^-21: the i whose output differs from a
+//        (those above the scale's near-2 threshold lose their last bit).
+// Usage: cublas_kblock_probe (no arguments; exit 77 without a GPU).
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+using Vec = std::vector<double>;
+
+// C = A B (column-major) under the emulation with `bits` fixed (> 0) or dynamic (< 0); reported bits in *used.
+Vec emulated(const Vec& ha, const Vec& hb, int m, int n, int k, int bits, int* used) {
+  cublasHandle_t h;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) std::exit(77);
+  int* d_used;
+  cudaMalloc(&d_used, sizeof(int));
+  cudaMemset(d_used, 0xFF, sizeof(int));
+  cublasSetMathMode(h, CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH);
+  cublasSetEmulationStrategy(h, CUBLAS_EMULATION_STRATEGY_EAGER);
+  cublasSetFixedPointEmulationMantissaControl(h, bits < 0 ? CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC : CUDA_EMULATION_MANTISSA_CONTROL_FIXED);
+  if (bits > 0) cublasSetFixedPointEmulationMaxMantissaBitCount(h, bits);
+  cublasSetFixedPointEmulationMantissaBitCountPointer(h, d_used);
+  double *a, *b, *c;
+  cudaMalloc(&a, ha.size() * sizeof(double));
+  cudaMalloc(&b, hb.size() * sizeof(double));
+  cudaMalloc(&c, size_t(m) * n * sizeof(double));
+  cudaMemcpy(a, ha.data(), ha.size() * sizeof(double), cudaMemcpyHostToDevice);
+  cudaMemcpy(b, hb.data(), hb.size() * sizeof(double), cudaMemcpyHostToDevice);
+  const double one = 1, zero = 0;
+  const cublasStatus_t st = cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, a, m, b, k, &zero, c, m);
+  Vec out(size_t(m) * n);
+  cudaMemcpy(out.data(), c, out.size() * sizeof(double), cudaMemcpyDeviceToHost);
+  cudaMemcpy(used, d_used, sizeof(int), cudaMemcpyDeviceToHost);
+  if (st != CUBLAS_STATUS_SUCCESS) *used = -1000 - int(st);
+  cudaFree(a), cudaFree(b), cudaFree(c), cudaFree(d_used);
+  cublasDestroy(h);
+  return out;
+}
+
+void block_sizes() {
+  for (int m : {1, 64, 96, 128, 256, 1024})
+    for (int n : {1, 8, 80, 128, 256})
+      for (int k : {256, 512, 1024, 2048, 3000, 4096, 8192}) {
+        Vec a(size_t(m) * k, 1.0), b(size_t(k) * n, 1.0);
+        for (int i = 0; i < m; ++i) a[i] = std::ldexp(1.0, 90);
+        for (int j = 0; j < n; ++j) b[size_t(j) * k] = 0;
+        std::printf("blk %d %d %d", m, n, k);
+        for (int bits : {23, 79}) {
+          int used = 0;
+          const Vec c = emulated(a, b, m, n, k, bits, &used);
+          bool varies = false;
+          for (double x : c) varies |= x != c[0];
+          std::printf(" b%d:%g(%d)%s", bits, k - 1 - c[0], used, varies ? "[varies]" : "");
+        }
+        std::printf("\n");
+      }
+}
+
+void dynamic_bits() {
+  for (int sign : {1, -1})
+    for (int s = 0; s <= 130; s += 2) {
+      Vec a(64 * 256, 1.0), b(256 * 64, 1.0);
+      for (int i = 0; i < 64; ++i) a[i + 64] = std::ldexp(1.0, sign * s);
+      int used = 0;
+      emulated(a, b, 64, 64, 256, -1, &used);
+      std::printf("%s %d %d\n", sign > 0 ? "dynA" : "dynR", s, used);
+    }
+}
+
+void near_two() {
+  Vec a;
+  for (int i = 0; i < 512; ++i) a.push_back(2 - std::ldexp(1.0, -6) + (i - 256) * std::ldexp(1.0, -21));
+  int used = 0;
+  const Vec c = emulated(a, Vec(1, 1.0), 512, 1, 1, 23, &used);
+  std::printf("near2 23:");
+  for (int i = 0; i < 512; ++i)
+    if (c[i] != a[i]) std::printf(" %d", i);
+  std::printf("\n");
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return 77;
+  block_sizes();
+  dynamic_bits();
+  near_two();
+  return 0;
+}
