@@ -20,26 +20,16 @@ namespace twins = device::int8_on_fp4;
 
 const int8_on_fp4::Setup& setup_of(const Scheme& scheme) { return scheme_setup<int8_on_fp4::Setup>(scheme); }
 
-class Int8OnFp4Subject final : public Subject {
+class Int8OnFp4Subject final : public TwinSubject {
  public:
-  Int8OnFp4Subject(const Scheme& scheme, const GpuOptions& o) : s_(setup_of(scheme)), options_(o), names_(int8_on_fp4_twin_names(scheme)) {
+  Int8OnFp4Subject(const Scheme& scheme, const GpuOptions& o) : TwinSubject(int8_on_fp4_twin_names(scheme), o.fault), s_(setup_of(scheme)) {
     if (o.gemm == "cublaslt") throw InputError("lockstep: --gemm cublaslt runs INT8 GEMMs; int8-on-fp4 multiplies FP4 digits (use --gemm mma)");
     twins_ = {{"limbs", [this](auto&... x) { limbs(x...); }}, {"gemm", [this](auto&... x) { gemm(x...); }},
               {"combine", [this](auto&... x) { combine(x...); }}};
   }
 
-  std::string name() const override { return "gpu"; }
-  bool provides(const Stage& s) const override { return names_.count(std::string(s.name())) != 0; }
-  bool follows_rounding_order() const override { return true; }
-  bool computes_from_inputs() const override { return true; }
-  void compute(const Stage& s, const Arrays& in, Arrays& out) override {
-    twins_.at(std::string(s.name()))(s, in, out);
-    plant_fault(options_.fault, s, out);
-  }
 
  private:
-  using Twin = std::function<void(const Stage&, const Arrays&, Arrays&)>;
-
   void limbs(const Stage& s, const Arrays& in, Arrays& out) {
     for (const char* side : {"a", "b"}) {
       const auto x = upload<double>(in, kInputStage, side);
@@ -72,9 +62,6 @@ class Int8OnFp4Subject final : public Subject {
   }
 
   const int8_on_fp4::Setup& s_;
-  GpuOptions options_;
-  std::set<std::string> names_;
-  std::map<std::string, Twin> twins_;
 };
 
 }  // namespace

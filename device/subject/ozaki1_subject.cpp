@@ -43,10 +43,10 @@ bool kernels_issue_every_pair(const ozaki1::Setup& s) {
   return true;
 }
 
-class Ozaki1Subject final : public Subject {
+class Ozaki1Subject final : public TwinSubject {
  public:
   Ozaki1Subject(const Scheme& scheme, const GpuOptions& o)
-      : s_(setup_of(scheme)), options_(o), slicing_(slicing_of(s_.o.variant)), shape_{s_.m, s_.n, s_.k, s_.p}, names_(ozaki1_twin_names(scheme)) {
+      : TwinSubject(ozaki1_twin_names(scheme), o.fault), s_(setup_of(scheme)), options_(o), slicing_(slicing_of(s_.o.variant)), shape_{s_.m, s_.n, s_.k, s_.p} {
     if (o.gemm == "cublaslt" && slicing_ != twins::Slicing::Ozimmu)
       throw InputError("lockstep: --gemm cublaslt runs s8 x s8 GEMMs; " + scheme.name +
                        (slicing_ == twins::Slicing::Cublas ? " --slicing cublas mixes u8 slices" : " multiplies FP4 digits") + " (use --gemm mma)");
@@ -55,18 +55,8 @@ class Ozaki1Subject final : public Subject {
               {"accumulate", [this](auto&... x) { accumulate(x...); }}, {"unscale", [this](auto&... x) { unscale(x...); }}};
   }
 
-  std::string name() const override { return "gpu"; }
-  bool provides(const Stage& s) const override { return names_.count(std::string(s.name())) != 0; }
-  bool follows_rounding_order() const override { return true; }  // the FP64 accumulation sums in the CPU's order
-  bool computes_from_inputs() const override { return true; }
-  void compute(const Stage& s, const Arrays& in, Arrays& out) override {
-    twins_.at(std::string(s.name()))(s, in, out);
-    plant_fault(options_.fault, s, out);
-  }
 
  private:
-  using Twin = std::function<void(const Stage&, const Arrays&, Arrays&)>;
-
   void stack(const Stage& s, const Arrays& in, Arrays& out) {
     const size_t m = s_.m / 2, k = s_.k / 2, n = s_.n;
     const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
@@ -161,8 +151,6 @@ class Ozaki1Subject final : public Subject {
   GpuOptions options_;
   twins::Slicing slicing_;
   twins::Shape shape_;
-  std::set<std::string> names_;
-  std::map<std::string, Twin> twins_;
 };
 
 }  // namespace

@@ -58,11 +58,11 @@ std::set<std::string> ozaki2_twin_names(const Scheme& scheme) {
 
 namespace {
 
-class Ozaki2Subject final : public Subject {
+class Ozaki2Subject final : public TwinSubject {
  public:
   Ozaki2Subject(const Scheme& s, const GpuOptions& o)
-      : scheme_(s.name), instruction_(s.resolved.value("instruction", "")), options_(o), moduli_(s.resolved.value("moduli", std::vector<int64_t>{})), crt_(moduli_),
-        mode_(s.options.value("mode", "accurate")), dd_(s.options.value("crt", "exact") == "dd"), names_(ozaki2_twin_names(s)) {
+      : TwinSubject(ozaki2_twin_names(s), o.fault), scheme_(s.name), instruction_(s.resolved.value("instruction", "")), options_(o), moduli_(s.resolved.value("moduli", std::vector<int64_t>{})), crt_(moduli_),
+        mode_(s.options.value("mode", "accurate")), dd_(s.options.value("crt", "exact") == "dd") {
     if (scheme_ == "ozaki2-fp8") limbs_ = twins::limb_products(Ozaki2Variant::Fp8, moduli_.size());
     if (scheme_ == "ozaki2-fp4") {
       limbs_ = twins::limb_products(Ozaki2Variant::Fp4, moduli_.size());
@@ -80,19 +80,9 @@ class Ozaki2Subject final : public Subject {
               {"split", [this](auto&... x) { split(x...); }},       {"recombine", [this](auto&... x) { recombine(x...); }}};
   }
 
-  std::string name() const override { return "gpu"; }
-  bool provides(const Stage& s) const override { return names_.count(std::string(s.name())) != 0; }
-  bool follows_rounding_order() const override { return true; }  // the dd CRT twin sums as the CPU does
-  bool computes_from_inputs() const override { return true; }
-  void compute(const Stage& s, const Arrays& in, Arrays& out) override {
-    twins_.at(std::string(s.name()))(s, in, out);
-    plant_fault(options_.fault, s, out);
-  }
   std::string gemm_algorithm;  // what cuBLASLt chose, when it ran
 
  private:
-  using Twin = std::function<void(const Stage&, const Arrays&, Arrays&)>;
-
   void bound(const Stage& s, const Arrays& in, Arrays& out) {
     const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
     DeviceArray<int32_t> u(shape_.m), v(shape_.n);
@@ -296,11 +286,9 @@ class Ozaki2Subject final : public Subject {
   bool dd_;
   twins::Shape shape_;
   size_t words_ = 2;
-  std::set<std::string> names_;
   twins::LimbProducts limbs_;
   DeviceArray<int8_t> two_limb_tables_;  // fp4
   DeviceArray<int64_t> device_moduli_;
-  std::map<std::string, Twin> twins_;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 // stage with a twin gets its inputs uploaded, its twin run, and its outputs downloaded into the
 // arrays the runner allocated. gpu_subject.cpp dispatches by scheme.
 #pragma once
+#include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -52,5 +54,28 @@ inline void plant_fault(const std::string& fault, const Stage& s, Arrays& out) {
   Tensor& t = out.get(s.ref(fault.substr(fault.find('.') + 1)));
   t.raw()[t.elements() / 2 * dtype_size(t.dtype())] += 1;
 }
+
+// What every GPU subject shares: it provides the stages its family's twin names list, runs the
+// twin its constructor registered under the stage's name, and plants the test fault of GpuOptions.
+class TwinSubject : public Subject {
+ public:
+  TwinSubject(std::set<std::string> names, std::string fault) : names_(std::move(names)), fault_(std::move(fault)) {}
+  std::string name() const override { return "gpu"; }
+  bool provides(const Stage& s) const override { return names_.count(std::string(s.name())) != 0; }
+  bool follows_rounding_order() const override { return true; }  // the twins keep the CPU's order of operations
+  bool computes_from_inputs() const override { return true; }
+  void compute(const Stage& s, const Arrays& in, Arrays& out) override {
+    twins_.at(std::string(s.name()))(s, in, out);
+    plant_fault(fault_, s, out);
+  }
+
+ protected:
+  using Twin = std::function<void(const Stage&, const Arrays&, Arrays&)>;
+  std::map<std::string, Twin> twins_;
+
+ private:
+  std::set<std::string> names_;
+  std::string fault_;
+};
 
 }  // namespace ozref::schemes
