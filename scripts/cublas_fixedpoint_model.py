@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Exploratory model of cuBLAS 13.1's FP64 emulation (CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH, strategy
 EAGER, mantissa control FIXED), decoded from black-box records of the H200 (docs/third-party.md,
-"cublas-fixedpoint@13.1"). Not a registered ozref scheme: the K-block size cuBLAS picks for a shape
-(128 on five recorded shapes, 256 and 512 on two others) and the bit count the DYNAMIC control
-chooses are not decoded, so the block size is an argument (given the count cuBLAS reports, DYNAMIC
-is this same algorithm at that count, beyond 79 bits too: BITS may then exceed 79 in emulated_gemm).
+"cublas-fixedpoint@13.1"). Not a registered ozref scheme: the bit count the DYNAMIC control chooses
+is not decoded (given the count cuBLAS reports, DYNAMIC is this same algorithm at that count, beyond
+79 bits too: BITS may then exceed 79 in emulated_gemm). The K-block size is kblock_size(m, n, k), a
+rule fitted to the 210 shapes cublas_kblock_probe measured (it fits all of them; outside the shapes
+measured it is an extrapolation); an explicit kb overrides it.
 
-Stages, for B mantissa bits (quantized up to 8n - 1: n = ceil((B + 1) / 8) slices), K split into blocks of kb from k = 0:
+Stages, for B mantissa bits (quantized up to 8n - 1: n = ceil((B + 1) / 8) slices), K split into blocks of kb from k = 0
+(kb from kblock_size unless given):
   scale       per row of A and per column of B in each K-block: e with max|x| in [2^(e-1), 2^e),
               plus one when max|x|'s significand exceeds 2 - 2^-6 (a threshold in (1.98296, 1.98468])
   slice       X = trunc(x 2^(B-e)) (toward zero, |X| < 2^B), as n balanced base-256 digits
@@ -17,6 +19,8 @@ Stages, for B mantissa bits (quantized up to 8n - 1: n = ceil((B + 1) / 8) slice
               C = 0; C += v block after block, in FP64 (each a correctly rounded binary64 addition)
 
 Usage:
+  KB: a K-block size, or "auto" for kblock_size of DIR's A and B before any ROWS cut (the row-subset
+      copies in tests/data/cublas are smaller than the shapes cuBLAS ran: give KB for those).
   cublas_fixedpoint_model.py trace DIR CASE BITS KB ROWS   the error of each stage (trace()) on the
       first ROWS rows of DIR/CASE_{A,B}.npy
   cublas_fixedpoint_model.py replay DIR CASE BITS KB [ROWS]   compare with DIR/CASE_{A,B}.npy and
@@ -31,6 +35,19 @@ from fractions import Fraction
 import numpy as np
 
 BUMP = Fraction(2) - Fraction(1, 64)
+TILE, WORK_UNITS, SHORT_K = 128, 32, 512  # the constants of kblock_size
+
+
+def kblock_size(m, n, k):
+    """The K-block size cuBLAS 13.1 uses for an m x n x k product (cublas_kblock_probe, H200; the same
+    at 23 and 79 bits). K is split s = 32 / tiles ways, tiles = ceil(m/128) ceil(n/128) (a split-K
+    over 128 x 128 output tiles), each part rounded to the nearest multiple of 128 (at least 128);
+    not split when k <= 512 and tiles < 8. Measured for tiles 1, 2, 4, 8, 16 and k 256..8192 only."""
+    tiles = -(-m // TILE) * -(-n // TILE)
+    if k <= SHORT_K and tiles < 8:
+        return max(k, 1)
+    splits = max(1, WORK_UNITS // tiles)
+    return TILE * max(1, (2 * k + TILE * splits) // (2 * TILE * splits))  # round half up
 
 
 def line_exponent(values):
@@ -73,8 +90,10 @@ def block_terms(a, b, bits, n):
     return terms
 
 
-def emulated_gemm(a, b, bits, kb):
-    """C as cuBLAS's fixed-point emulation computes it at `bits` (23..79) with K-blocks of kb."""
+def emulated_gemm(a, b, bits, kb=None):
+    """C as cuBLAS's fixed-point emulation computes it at `bits` (23..79) with K-blocks of kb
+    (kblock_size of a's and b's shape when None)."""
+    kb = kb or kblock_size(a.shape[0], b.shape[1], a.shape[1])
     n = -(-(bits + 1) // 8)  # cuBLAS quantizes the bit count up to 8n - 1
     bits = 8 * n - 1
     c = np.zeros((a.shape[0], b.shape[1]))
@@ -127,6 +146,7 @@ def replay(directory, case, bits, kb, rows=None):
     else:
         raise FileNotFoundError(f"no record of {case} at {bits} bits in {directory}")
     c = np.load(path)
+    kb = kb or kblock_size(a.shape[0], b.shape[1], a.shape[1])  # the whole shape's, before the cut
     if rows:
         a, c = a[:rows], c[:rows]
     model = np.full(c.shape, np.nan)  # canary
@@ -141,12 +161,12 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        bits, kb = int(argv[4]), int(argv[5])
+        bits, kb = int(argv[4]), None if argv[5] == "auto" else int(argv[5])
         rows = int(argv[6]) if len(argv) == 7 else None
     except ValueError:
-        print("cublas_fixedpoint_model: BITS, KB and ROWS must be integers", file=sys.stderr)
+        print("cublas_fixedpoint_model: BITS and ROWS must be integers, KB an integer or auto", file=sys.stderr)
         return 2
-    if not 23 <= bits <= 79 or kb < 1:
+    if not 23 <= bits <= 79 or (kb is not None and kb < 1):
         print(f"cublas_fixedpoint_model: BITS must be 23..79 and KB positive (got {bits}, {kb})", file=sys.stderr)
         return 2
     try:
@@ -158,9 +178,10 @@ def main(argv):
 
 def run(command, directory, case, bits, kb, rows):
     if command == "trace":
-        a = np.load(os.path.join(directory, case + "_A.npy"))[:rows]
+        a = np.load(os.path.join(directory, case + "_A.npy"))
         b = np.load(os.path.join(directory, case + "_B.npy"))
-        print(case, bits, "bits:", trace(a, b, bits, kb))
+        kb = kb or kblock_size(a.shape[0], b.shape[1], a.shape[1])
+        print(case, bits, "bits, K-block", kb, ":", trace(a[:rows], b, bits, kb))
         return 0
     return 0 if replay(directory, case, bits, kb, rows) else 1
 

@@ -7,7 +7,12 @@
 //   dynA s bits / dynR s bits   the DYNAMIC control's bit count when one row element is 2^s (dynA) or
 //        2^-s (dynR) among ones, 64x64x256.
 //   near2 23: i...   k = 1, B = 1, a = 2 - 2^-6 + (i - 256) 2^-21: the i whose output differs from a
-//        (those above the scale's near-2 threshold lose their last bit).
+//        (meant to show the scale's near-2 threshold; it cannot: a on a grid of 2^-21 keeps every bit
+//        under either scale at 23 bits, so the line is empty whatever the threshold).
+//   near2fine 23: first <i> count <c>   a = 2 - 2^-6 + (i - 6144) 2^-22, i < 8192 (1.98291..1.98486,
+//        covering the threshold's known interval (1.98296, 1.98468]): the first i whose output
+//        differs from a and how many do (odd i above the threshold lose their last bit; "first -1"
+//        when none): the threshold lies between a(first - 2) and a(first).
 // Usage: cublas_kblock_probe (no arguments; exit 77 without a GPU).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -80,15 +85,26 @@ void dynamic_bits() {
     }
 }
 
+// The a = 2 - 2^-6 + (i - centre) 2^-step, i < count, as an m x 1 A times B = 1 at 23 bits.
+Vec near_two_products(int count, int centre, int step, Vec* a) {
+  for (int i = 0; i < count; ++i) a->push_back(2 - std::ldexp(1.0, -6) + (i - centre) * std::ldexp(1.0, -step));
+  int used = 0;
+  return emulated(*a, Vec(1, 1.0), count, 1, 1, 23, &used);
+}
+
 void near_two() {
   Vec a;
-  for (int i = 0; i < 512; ++i) a.push_back(2 - std::ldexp(1.0, -6) + (i - 256) * std::ldexp(1.0, -21));
-  int used = 0;
-  const Vec c = emulated(a, Vec(1, 1.0), 512, 1, 1, 23, &used);
+  const Vec c = near_two_products(512, 256, 21, &a);
   std::printf("near2 23:");
   for (int i = 0; i < 512; ++i)
     if (c[i] != a[i]) std::printf(" %d", i);
   std::printf("\n");
+  Vec fine;
+  const Vec cf = near_two_products(8192, 6144, 22, &fine);
+  int first = -1, count = 0;
+  for (int i = 0; i < 8192; ++i)
+    if (cf[i] != fine[i]) first = first < 0 ? i : first, ++count;
+  std::printf("near2fine 23: first %d count %d\n", first, count);
 }
 
 }  // namespace
