@@ -77,14 +77,20 @@ def kblock_rule_fits(path):
 
 
 def near_two_matches(path):
-    """The probe's near2 line (the a = 2 - 2^-6 + (i - 256) 2^-21, i < 512, whose 23-bit product with 1
-    differs from a) against the model's."""
-    recorded = next(line for line in open(path) if line.startswith("near2 23:")).split()[2:]
+    """The probe's near2 line (a = 2 - 2^-6 + (i - 256) 2^-21, i < 512: the i whose 23-bit product
+    with 1 differs from a) and near2fine line (a = 2 - 2^-6 + (i - 6144) 2^-22, i < 8192: the first
+    such i and their count) against the model's."""
+    lines = {line.split()[0]: line.split()[2:] for line in open(path) if line.startswith("near2")}
     a = np.array([[2 - 2.0**-6 + (i - 256) * 2.0**-21] for i in range(512)])
     c = model.emulated_gemm(a, np.ones((1, 1)), 23)
     predicted = [str(i) for i in range(512) if c[i, 0] != a[i, 0]]
-    print(f"near2: recorded {len(recorded)} differing, model {len(predicted)}", flush=True)
-    return recorded == predicted
+    fine = np.array([[2 - 2.0**-6 + (i - 6144) * 2.0**-22] for i in range(8192)])
+    d = model.emulated_gemm(fine, np.ones((1, 1)), 23)
+    differing = [i for i in range(8192) if d[i, 0] != fine[i, 0]]
+    predicted_fine = ["first", str(differing[0]), "count", str(len(differing))] if differing else []
+    print(f"near2: recorded {len(lines['near2'])} differing, model {len(predicted)}; "
+          f"near2fine: recorded {' '.join(lines['near2fine'])}, model {' '.join(predicted_fine)}", flush=True)
+    return lines["near2"] == predicted and lines["near2fine"] == predicted_fine
 
 
 def rule_check_sees_wrong_block():
