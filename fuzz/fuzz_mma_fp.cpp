@@ -17,14 +17,6 @@ namespace {
 
 using namespace ozref;
 
-std::vector<const mma::InstructionSpec*> candidates() {
-  std::vector<const mma::InstructionSpec*> out;
-  for (const std::string& name : mma::arch_names())
-    for (const mma::InstructionSpec& s : mma::arch(name).instructions)
-      if (mma::fp_block_gemm_applies(s)) out.push_back(&s);
-  return out;
-}
-
 // The next input byte, or zero past the end.
 struct Reader {
   const uint8_t* data;
@@ -35,7 +27,7 @@ struct Reader {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::vector<const mma::InstructionSpec*> specs = candidates();
+  static const std::vector<const mma::InstructionSpec*> specs = mma::fp_block_gemm_specs();
   if (size < 3) return 0;
   Reader in{data, size};
   const mma::InstructionSpec& s = *specs[in.next() % specs.size()];

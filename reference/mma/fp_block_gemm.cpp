@@ -410,6 +410,14 @@ bool fp_block_gemm_applies(const InstructionSpec& s) {
   return s.kind == Kind::Float || (s.scale_format == FormatId::UE8M0 && s.scale_block == s.k);
 }
 
+std::vector<const InstructionSpec*> fp_block_gemm_specs() {
+  std::vector<const InstructionSpec*> out;
+  for (const std::string& name : arch_names())
+    for (const InstructionSpec& s : arch(name).instructions)
+      if (fp_block_gemm_applies(s)) out.push_back(&s);
+  return out;
+}
+
 bool cpu_has_avx512_fp_block() {
   static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");

@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "mma/gemm.hpp"
 
@@ -20,6 +21,8 @@ namespace ozref::mma {
 // block scales (if any) one UE8M0 per instruction step; or E2M1 exact groups (packed FP4, UE8M0 or
 // UE4M3 scales, F <= 38). Not FP16/BF16, nor the exact accumulator of `ideal`.
 bool fp_block_gemm_applies(const InstructionSpec& spec);
+// Every modelled instruction (of every architecture and variant) that it takes.
+std::vector<const InstructionSpec*> fp_block_gemm_specs();
 
 // Writes D (m x n) for an instruction fp_block_gemm_applies() accepts; false (D untouched) for
 // any other.

@@ -15,14 +15,6 @@ using namespace ozref;
 
 namespace {
 
-std::vector<const mma::InstructionSpec*> modelled_specs() {
-  std::vector<const mma::InstructionSpec*> out;
-  for (const std::string& name : mma::arch_names())
-    for (const mma::InstructionSpec& s : mma::arch(name).instructions)
-      if (mma::fp_block_gemm_applies(s)) out.push_back(&s);
-  return out;
-}
-
 bool modelled(const std::string& arch, const std::string& op_part) {
   for (const mma::InstructionSpec& s : mma::arch(arch).instructions)
     if (s.op.find(op_part) != std::string::npos && mma::fp_block_gemm_applies(s)) return true;
@@ -48,7 +40,7 @@ std::vector<uint8_t> gen_operand(const mma::InstructionSpec& s, size_t count, bo
 }  // namespace
 
 TEST_CASE("property: the vectorised FP8/FP4 general path equals the instruction chain on every spec", "[properties]") {
-  const std::vector<const mma::InstructionSpec*> specs = modelled_specs();
+  const std::vector<const mma::InstructionSpec*> specs = mma::fp_block_gemm_specs();
   // The instructions the issue names must be among them (every FP8/FP4 byte-operand kind).
   for (auto [arch, op] : {std::pair{"sm_89", "e4m3"}, {"sm_90", "wgmma.mma_async.sync.aligned.m64nNk32.f32.e5m2"},
                           {"sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3"}, {"sm_100", "kind::f8f6f4.e2m1"},
