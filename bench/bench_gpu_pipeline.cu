@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -117,8 +118,12 @@ struct Pipeline {
   void run(const double* a, const double* b, GemmPath path, bool record) {
     const double L = std::log2(crt.product().get_d()) - 2;
     stage("scale", record, [&] { twins::scale_fast(shape, a, b, L, row.get(), col.get()); });
-    stage("truncate", record, [&] { twins::truncate(shape, a, b, row.get(), col.get(), ta.get(), tb.get()); });
-    stage("residues", record, [&] { twins::residues(shape, ta.get(), tb.get(), dev_moduli.get(), ra.get(), rb.get()); });
+    if (path == GemmPath::WgmmaFused) {
+      stage("truncate+residues", record, [&] { twins::truncate_residues(shape, a, b, row.get(), col.get(), dev_moduli.get(), ra.get(), rb.get()); });
+    } else {
+      stage("truncate", record, [&] { twins::truncate(shape, a, b, row.get(), col.get(), ta.get(), tb.get()); });
+      stage("residues", record, [&] { twins::residues(shape, ta.get(), tb.get(), dev_moduli.get(), ra.get(), rb.get()); });
+    }
     for (size_t plane = 0; plane < N * P; ++plane) gemm(plane, path, record);
     if (S == 2) stage("complex", record, [&] { twins::combine_3m(shape, reduced.get(), dev_moduli.get(), combined.get()); });
     const int16_t* residues = S == 2 ? combined.get() : reduced.get();
@@ -242,6 +247,16 @@ void bench_complex(size_t n, const std::vector<size_t>& moduli_counts, cublasHan
   }
 }
 
+// The fused path (truncate+residues, gemm+reduce, crt+unscale) composes the same element functions
+// as the stage twins the lockstep holds to the CPU, so its C must equal the unfused path's bit for bit.
+size_t differing_elements(const DeviceArray<double>& c, const std::vector<double>& expected) {
+  std::vector<double> got(c.size());
+  c.download(got.data());
+  size_t differing = 0;
+  for (size_t i = 0; i < got.size(); ++i) differing += std::memcmp(&got[i], &expected[i], sizeof(double)) != 0;
+  return differing;
+}
+
 // One pipeline configuration, timed, its stage times recorded by one more run.
 nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, GemmPath path, double flops, double reference_seconds) {
   const double t = timed([&] { p.run(a, b, path, false); });
@@ -265,10 +280,13 @@ nlohmann::json bench_size(size_t n, const std::vector<size_t>& moduli_counts, cu
   bench_int8(n, j);
   for (size_t N : moduli_counts) {
     Pipeline p(n, N, 1);
+    std::vector<double> unfused(p.c.size());
     for (GemmPath path : {GemmPath::Cublaslt, GemmPath::WgmmaFused}) {
       const std::string key = "ozaki2_int8_" + std::to_string(N) + "_" + path_name(path);
       j[key] = bench_pipeline(p, a.get(), b.get(), path, flops, j["dgemm_seconds"].get<double>());
       sample.write(p.c, key);
+      if (path == GemmPath::Cublaslt) p.c.download(unfused.data());
+      else j[key]["elements_differing_from_cublaslt_path"] = differing_elements(p.c, unfused);
     }
   }
   if (complex) bench_complex(n, moduli_counts, blas, a.get(), b.get(), j);

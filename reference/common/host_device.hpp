@@ -10,3 +10,10 @@
 #define OZREF_HD
 #define OZREF_HD_INLINE inline
 #endif
+
+// A loop unrolled fully in device code (its bounds constant), as written in host code.
+#ifdef __CUDA_ARCH__
+#define OZREF_UNROLL _Pragma("unroll")
+#else
+#define OZREF_UNROLL
+#endif

@@ -11,6 +11,7 @@
 #include "schemes/common/residue.hpp"
 #include "schemes/stage_tools.hpp"
 #include "stages/ozaki2/arith.cuh"
+#include "stages/ozaki2/crt_element.cuh"
 #include "stages/ozaki2/crt_tables.hpp"
 #include "support.hpp"
 
@@ -29,33 +30,72 @@ std::vector<uint64_t> words_of(const mpz_class& x, size_t words) {
 
 }  // namespace
 
-TEST_CASE("twin arithmetic: the CRT of one element equals GMP's exact reconstruction", "[device]") {
+namespace {
+
+// The twin's CRT of `groups` elements (residue t of element e at r[t * groups + e]), E at a time.
+template <int E>
+std::vector<mpz_class> twin_crt(const std::vector<int16_t>& r, size_t groups, const twin::CrtTables& tables) {
+  std::vector<mpz_class> out;
+  twin::with_words(tables.words, [&](auto words) {
+    const twin::CrtConstants<words> k = twin::crt_constants<words>(tables);
+    for (size_t e0 = 0; e0 < groups; e0 += E) {
+      uint64_t c[E][words];
+      twin::crt_elements_of<words, E>(r.data() + e0, groups, k, c);
+      for (int e = 0; e < E; ++e) {
+        std::vector<int64_t> w(c[e], c[e] + words.value);
+        out.push_back(mpz_from_words(w.data(), words));
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("twin arithmetic: the CRT of elements, one and four at a time, equals GMP's exact reconstruction", "[device]") {
   Rng rng(test::seed());
   test::CaseCount cases("twin CRT elements");
   std::vector<int64_t> fp8 = fp8_square_moduli();
   fp8.insert(fp8.end(), fp8_karatsuba_moduli().begin(), fp8_karatsuba_moduli().end());
-  for (const std::vector<int64_t>* list : {&int8_moduli(), static_cast<const std::vector<int64_t>*>(&fp8)})
+  const std::vector<int64_t> fp4 = fp4_moduli(40);  // P of 40 fp4 moduli still fits the twins' 5 words
+  constexpr size_t kGroup = 4;
+  for (const std::vector<int64_t>* list : {&int8_moduli(), static_cast<const std::vector<int64_t>*>(&fp8), &fp4})
     for (size_t N = 2; N <= list->size(); ++N) {
       const std::vector<int64_t> moduli(list->begin(), list->begin() + static_cast<long>(N));
       const Crt crt(moduli);
       const twin::CrtTables tables = twin::crt_tables(crt);
-      const size_t words = tables.words;
-      for (int c = 0; c < 200 * int(test::level()); ++c) {
-        std::vector<int16_t> r(N);
-        std::vector<int32_t> r32(N);
-        for (size_t t = 0; t < N; ++t) {  // random residues, the extremes weighted up
-          const int64_t m = moduli[t], lo = -(m / 2), hi = (m - 1) / 2;
-          r32[t] = r[t] = static_cast<int16_t>(c % 3 == 0 ? (rng.next() & 1 ? lo : hi) : lo + int64_t(rng.next() % uint64_t(m)));
+      for (int c = 0; c < 50 * int(test::level()); ++c) {
+        std::vector<int16_t> r(N * kGroup);
+        std::vector<std::vector<int32_t>> r32(kGroup, std::vector<int32_t>(N));
+        for (size_t e = 0; e < kGroup; ++e)
+          for (size_t t = 0; t < N; ++t) {  // random residues, the extremes weighted up
+            const int64_t m = moduli[t], lo = -(m / 2), hi = (m - 1) / 2;
+            const int64_t pick = (c + int(e)) % 3 == 0 ? (rng.next() & 1 ? lo : hi) : lo + int64_t(rng.next() % uint64_t(m));
+            r32[e][t] = r[t * kGroup + e] = static_cast<int16_t>(pick);
+          }
+        const std::vector<mpz_class> one = twin_crt<1>(r, kGroup, tables), four = twin_crt<4>(r, kGroup, tables);
+        for (size_t e = 0; e < kGroup; ++e) {
+          INFO("moduli " << N << " of list " << list->front() << ", case " << c << ", element " << e);
+          const mpz_class want = crt.exact(r32[e].data());
+          REQUIRE(one[e] == want);
+          REQUIRE(four[e] == want);
+          ++cases;
         }
-        std::vector<int64_t> out(words);
-        twin::crt_element(r.data(), 1, N, tables.weight_limbs.data(), tables.weights_fp64.data(), tables.product.data(), tables.inv_p, int(words),
-                          out.data());
-        INFO("N " << N << " case " << c);
-        REQUIRE(mpz_from_words(out.data(), words) == crt.exact(r32.data()));
-        ++cases;
       }
     }
-  cases.report(30 * 200);
+  cases.report((19 + 19 + (fp4.size() - 1)) * 50 * kGroup);
+}
+
+TEST_CASE("twin arithmetic: the CRT twin refuses moduli whose residues could leave its exact FP64 range", "[device]") {
+  std::vector<int64_t> big;  // primes near 2^14.3: 27 of them sum to more than 2^18 in residue magnitude
+  for (int64_t p = 20011; big.size() < 27; p += 2) {
+    bool prime = true;
+    for (int64_t d = 3; d * d <= p && prime; d += 2) prime = p % d != 0;
+    if (prime) big.push_back(p);
+  }
+  REQUIRE_THROWS_AS(twin::crt_tables(Crt(big)), std::invalid_argument);
+  big.pop_back(), big.pop_back();  // 25 of them: 250,000 < 2^18
+  REQUIRE_NOTHROW(twin::crt_tables(Crt(big)));
 }
 
 TEST_CASE("twin arithmetic: unscale rounds (C' + correction) 2^e as GMP does, subnormal and overflow included", "[device]") {

@@ -1,7 +1,7 @@
 // Arithmetic shared by the Ozaki-II twins: powers of two, balanced residues of integers held in
 // doubles, fixed-width integers of up to kMaxWords 64-bit words (two's complement, least
-// significant word first: the CRT stage's array format), the CRT of one element and the correct
-// rounding of a wide integer times a power of two. Host and device functions: the CPU tests check
+// significant word first: the CRT stage's array format) and the correct rounding of a wide integer
+// times a power of two (the CRT itself: crt_element.cuh). Host and device functions: the CPU tests check
 // them against GMP (tests/device/t-twin-arithmetic.cpp) where no GPU is present.
 #pragma once
 #include <cmath>
@@ -52,6 +52,20 @@ constexpr int kMaxWords = 5;
 OZREF_HD inline double normal_power_of_two(int e) {
   return e >= -1022 && e <= 1023 ? bits_to_double(static_cast<int64_t>(e + 1023) << 52) : 0.0;
 }
+
+// x / d for kernel indices: a 32-bit division where both fit (a 64-bit one is a long subroutine on the GPU).
+OZREF_HD_INLINE size_t index_quotient(size_t x, size_t d) {
+  return (x | d) >> 32 ? x / d : static_cast<uint32_t>(x) / static_cast<uint32_t>(d);
+}
+
+// x 2^e as ldexp rounds it, by one multiplication where 2^e is normal (ldexp is a library call).
+OZREF_HD_INLINE double times_power_of_two(double x, int e) {
+  const double p = normal_power_of_two(e);
+  return p != 0 ? x * p : ldexp(x, e);
+}
+
+// truncate's element: trunc(x 2^shift) (x 2^shift rounded as ldexp does, then truncated).
+OZREF_HD_INLINE double scaled_integer(double x, int shift) { return trunc(times_power_of_two(x, shift)); }
 
 // The next double above a non-negative x (nextafter(x, infinity); libstdc++'s constexpr nextafter
 // cannot be called from device code).
@@ -115,31 +129,35 @@ OZREF_HD inline int64_t into_balanced_range(int64_t r, int64_t m) {
 // small integer y in its low 32 bits, two's complement.
 constexpr double kRoundingShift = 0x1.8p52;
 
-// A double holding an integer of magnitude below 2^31, as an integer: the low word of r + 1.5 2^52
-// (no conversion instruction, which runs at a quarter of the FP64 rate on the GPU; the host runs
-// the same arithmetic, so that the CPU tests hold it).
-OZREF_HD inline int64_t small_integer(double r) {
-  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(double_to_bits(r + kRoundingShift))));
-}
+// An integer of magnitude below 2^51 held in a double, as an int64 (the same trick, all 52 bits),
+// and a small integer as a double (the inverse: no conversion instruction either way).
+OZREF_HD_INLINE int64_t exact_integer(double x) { return double_to_bits(x + kRoundingShift) - double_to_bits(kRoundingShift); }
+OZREF_HD_INLINE double small_integer_as_double(int32_t x) { return bits_to_double(double_to_bits(kRoundingShift) + x) - kRoundingShift; }
 
 // The balanced residue of an integer held exactly in a double, any magnitude, from inv = 1 / m
 // rounded (computed once per modulus: a division per element dominates the stage otherwise).
-// Where |x / m| < 2^51: one step x - rint(x inv) m (exact, from a fused multiply-add; |r| < 3m/2).
-// Below 2^62: two such steps with rint (the first leaves |r| < 2^10 m, the second |r| <= m / 2).
-// Beyond: sig 2^e mod m.
-// residue_of_integer's common case, |x / m| < 2^51 (every |x| < 2^51), in full-rate arithmetic:
-// no rint, no conversion, 32-bit integers.
-OZREF_HD inline int32_t residue_of_small_integer(double x, int32_t m, double inv) {
-  const double q = (x * inv + kRoundingShift) - kRoundingShift;  // rint(x inv), ties to even
-  int32_t r = static_cast<int32_t>(small_integer(fma(-q, static_cast<double>(m), x)));  // exact: |x - q m| < 3m/2
+// Where |x| < 2^51: residue_of_small_integer. Below 2^62: two steps x - rint(x inv) m with rint
+// (the first leaves |r| < 2^10 m, the second |r| <= m / 2). Beyond: sig 2^e mod m.
+
+// The low 32 bits of an integer |x| < 2^51 held in a double (once per element; the residues of all
+// moduli then come from it).
+OZREF_HD_INLINE uint32_t low_word(double x) { return static_cast<uint32_t>(static_cast<uint64_t>(double_to_bits(x + kRoundingShift))); }
+
+// residue_of_integer's common case, |x| < 2^51 and 2 <= m < 2^30, in one FP64 operation: q =
+// rint(x inv) by one fma into 1.5 2^52, whose low word is q mod 2^32 (|x inv - x / m| <= 1/8, so
+// |x - q m| <= 5m/8); r = x - q m in wrapping 32-bit arithmetic from x's low word, exact as |r| < m.
+OZREF_HD_INLINE int32_t residue_of_small_integer(double x, uint32_t x_low, int32_t m, double inv) {
+  const uint32_t q_low = static_cast<uint32_t>(static_cast<uint64_t>(double_to_bits(fma(x, inv, kRoundingShift))));
+  int32_t r = static_cast<int32_t>(x_low - q_low * static_cast<uint32_t>(m));
   r += r < -(m / 2) ? m : 0;
   r -= r > (m + 1) / 2 - 1 ? m : 0;
   return r;
 }
+OZREF_HD_INLINE int32_t residue_of_small_integer(double x, int32_t m, double inv) { return residue_of_small_integer(x, low_word(x), m, inv); }
 
 OZREF_HD inline int64_t residue_of_integer(double x, int64_t m, double inv) {
   const double md = static_cast<double>(m), estimate = x * inv;
-  if (fabs(estimate) < 0x1p51 && m < (int64_t{1} << 30)) return residue_of_small_integer(x, static_cast<int32_t>(m), inv);
+  if (fabs(x) < 0x1p51 && m < (int64_t{1} << 30)) return residue_of_small_integer(x, static_cast<int32_t>(m), inv);
   if (fabs(x) < 0x1p62) {
     double r = fma(-rint(estimate), md, x);
     r = fma(-rint(r * inv), md, r);
@@ -248,49 +266,6 @@ inline void with_words(size_t words, F f) {
   }
 }
 
-// The 30-bit limbs of a CRT weight of `words` 64-bit words.
-OZREF_HD constexpr size_t crt_limbs(size_t words) { return (64 * words + 29) / 30; }
-
-// The CRT of one element: the integer in (floor(P/2) - P, floor(P/2)] ((-P/2, P/2]) with the
-// residues r[t * stride], t < N, from the weights w_t = q_t P / p_t (N x words) and P (words):
-// S = sum r_t w_t (from the weights' 30-bit limbs: each product r_t limb fits 32 x 32 -> 64 bits,
-// and each limb's sum 2^47) modulo 2^(64 (words + 1)), q = rint(estimate / P) from S's FP64
-// estimate, then S - q P moved into the range by one step; written as `words` words into out. The
-// word count is a template argument so that the wide integers stay in registers (crt_element
-// dispatches).
-template <int words>
-OZREF_HD_INLINE void crt_element_of(const int16_t* r, size_t stride, size_t N, const int32_t* weight_limbs, const double* weights_fp64,
-                                    const uint64_t* product, double inv_p, int64_t* out) {
-  constexpr int w = words + 1, L = static_cast<int>(crt_limbs(words));  // one word of headroom: |S| < 2^16 P
-  uint64_t sum[w] = {}, p[w] = {}, half[w] = {}, low[w] = {};
-  int64_t limb_sum[L] = {};
-  double estimate = 0;
-  for (size_t t = 0; t < N; ++t) {
-    const int32_t rt = r[t * stride];
-    for (int j = 0; j < L; ++j) limb_sum[j] += static_cast<int64_t>(rt) * weight_limbs[t * L + j];
-    estimate += static_cast<double>(rt) * weights_fp64[t];
-  }
-  for (int j = 0; j < L; ++j) wide_add_shifted(sum, w, limb_sum[j], 30 * j);
-  for (int i = 0; i < words; ++i) p[i] = product[i];
-  for (int i = 0; i < w; ++i) half[i] = p[i] >> 1 | (i + 1 < w ? p[i + 1] << 63 : 0);  // floor(P / 2)
-  wide_add_product(sum, w, p, w, -static_cast<int64_t>(llrint(estimate * inv_p)));
-  for (int i = 0; i < w; ++i) low[i] = half[i];
-  wide_sub(low, p, w);
-  if (wide_greater(sum, half, w)) wide_sub(sum, p, w);
-  if (!wide_greater(sum, low, w)) wide_add(sum, p, w);
-  for (int i = 0; i < words; ++i) out[i] = static_cast<int64_t>(sum[i]);
-}
-
-OZREF_HD inline void crt_element(const int16_t* r, size_t stride, size_t N, const int32_t* weight_limbs, const double* weights_fp64,
-                                 const uint64_t* product, double inv_p, int words, int64_t* out) {
-  switch (words) {  // 2 <= words <= kMaxWords (the stage refuses more)
-    case 2: return crt_element_of<2>(r, stride, N, weight_limbs, weights_fp64, product, inv_p, out);
-    case 3: return crt_element_of<3>(r, stride, N, weight_limbs, weights_fp64, product, inv_p, out);
-    case 4: return crt_element_of<4>(r, stride, N, weight_limbs, weights_fp64, product, inv_p, out);
-    default: return crt_element_of<kMaxWords>(r, stride, N, weight_limbs, weights_fp64, product, inv_p, out);
-  }
-}
-
 // Word i of mag (w words; 0 beyond), by selection rather than indexing, so that the words stay in
 // registers (an index only known at run time sends an array to local memory).
 template <int w>
@@ -326,18 +301,18 @@ OZREF_HD_INLINE double round_to_double(const uint64_t (&mag)[w], int e, bool neg
   if (e + drop < -1074) drop = -1074 - e;
   double value;
   if (drop <= 0) {
-    value = ldexp(static_cast<double>(mag[0]), e);  // at most 53 bits: exact
+    value = times_power_of_two(static_cast<double>(mag[0]), e);  // at most 53 bits: exact
   } else {
     uint64_t kept = drop < bits ? bits_from(mag, drop) : 0;  // mag >> drop: at most 53 bits
     const bool half = drop - 1 < bits && (bits_from(mag, drop - 1) & 1);
     if (half && (any_bit_below(mag, drop - 1) || (kept & 1))) ++kept;
-    value = ldexp(static_cast<double>(kept), e + drop);  // kept <= 2^53: exact; overflow: infinity
+    value = times_power_of_two(static_cast<double>(kept), e + drop);  // kept <= 2^53: exact; overflow: infinity
   }
   return negative ? -value : value;
 }
 
 // (c (words) + corr 2^corr_exponent, corr_exponent in [0, 64)) 2^e rounded to FP64; the word count
-// a template argument, as in crt_element_of.
+// a template argument, so that the wide integers stay in registers.
 template <int words>
 OZREF_HD_INLINE double unscale_element_of(const int64_t* c, int64_t corr, int corr_exponent, int e) {
   constexpr int w = words + 1;

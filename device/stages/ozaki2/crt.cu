@@ -1,20 +1,23 @@
-// crt: C' in (-P/2, P/2] from its residues. exact (and garner, the same integer): crt_element of
-// arith.cuh, the unique integer, as the CPU's. dd: GEMMul8's double-double in the CPU's order of
+// crt: C' in (-P/2, P/2] from its residues. exact (and garner, the same integer): crt_element.cuh,
+// the unique integer, as the CPU's. dd: GEMMul8's double-double in the CPU's order of
 // operations (reference/schemes/common/crt.cpp).
 #include "runtime/cuda_check.hpp"
-#include "stages/ozaki2/arith.cuh"
+#include "stages/ozaki2/crt_element.cuh"
 #include "stages/ozaki2/twins.hpp"
 
 namespace ozref::device::ozaki2 {
 namespace {
 
-template <int words>
-__global__ void exact_kernel(const int16_t* residues, size_t S, size_t mn, size_t N, const int32_t* weight_limbs, const double* weights_fp64,
-                             const uint64_t* product, double inv_p, int64_t* out) {
-  const size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+// E consecutive elements of one part per thread (E divides m n).
+template <int words, int E>
+__global__ void exact_kernel(const int16_t* residues, size_t S, size_t mn, const __grid_constant__ CrtConstants<words> k, int64_t* out) {
+  const size_t x = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * E;
   if (x >= S * mn) return;
-  const size_t o = x / mn, v = x % mn;
-  crt_element_of<words>(residues + o * mn + v, S * mn, N, weight_limbs, weights_fp64, product, inv_p, out + x * words);
+  const size_t o = index_quotient(x, mn), v = x - o * mn;
+  uint64_t c[E][words];
+  crt_elements_of<words, E>(residues + o * mn + v, S * mn, k, c);
+  for (int e = 0; e < E; ++e)
+    for (int i = 0; i < words; ++i) out[(x + e) * words + i] = static_cast<int64_t>(c[e][i]);
 }
 
 __global__ void dd_kernel(const int16_t* residues, size_t S, size_t mn, size_t N, const double* w_hi, const double* w_lo, double p_hi,
@@ -37,13 +40,11 @@ __global__ void dd_kernel(const int16_t* residues, size_t S, size_t mn, size_t N
 }  // namespace
 
 void crt_exact(const Shape& s, const int16_t* residues, const CrtTables& t, int64_t* c) {
-  if (t.words > kMaxWords) throw std::runtime_error("crt twin: P needs more than " + std::to_string(kMaxWords) + " words");
-  const DeviceArray<int32_t> limbs(t.weight_limbs.data(), t.weight_limbs.size());
-  const DeviceArray<uint64_t> product(t.product.data(), t.product.size());
-  const DeviceArray<double> weights_fp64(t.weights_fp64.data(), t.weights_fp64.size());
+  const size_t mn = s.m * s.n, count = s.S * mn;
   with_words(t.words, [&](auto words) {
-    exact_kernel<words><<<blocks_for(s.S * s.m * s.n, 128), 128>>>(residues, s.S, s.m * s.n, s.N, limbs.get(), weights_fp64.get(), product.get(),
-                                                                  t.inv_p, c);
+    const CrtConstants<words> k = crt_constants<words>(t);
+    if (mn % 4 == 0) exact_kernel<words, 4><<<blocks_for(count / 4, 256), 256>>>(residues, s.S, mn, k, c);
+    else exact_kernel<words, 1><<<blocks_for(count, 256), 256>>>(residues, s.S, mn, k, c);
   });
   OZREF_CUDA_LAUNCHED();
 }

@@ -1,10 +1,11 @@
-// The crt twins' tables (twins.hpp's CrtTables) from the CPU's Crt: the weights q_t P / p_t and P as
-// 64-bit words, the weights' 30-bit limbs (the exact sum's products stay 32 x 32 -> 64 bits), their
-// nearest doubles, and the double-double tables. Host code (GMP).
+// The crt twins' tables (twins.hpp's CrtTables) from the CPU's Crt: the weights q_t P / p_t in
+// 32-bit limbs, w_t / P, P as 64-bit words, and the double-double tables. Host code (GMP).
 #pragma once
 #include <gmpxx.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "schemes/common/crt.hpp"
 #include "stages/ozaki2/twins.hpp"
@@ -17,19 +18,22 @@ inline size_t crt_words(const schemes::Crt& crt) { return std::max<size_t>(2, (m
 inline CrtTables crt_tables(const schemes::Crt& crt) {
   CrtTables t;
   t.words = crt_words(crt);
-  const size_t limbs = crt_limbs(t.words);
-  auto put_words = [&](const mpz_class& x, std::vector<uint64_t>& into) {
-    std::vector<uint64_t> w(t.words, 0);
-    size_t count = 0;
-    mpz_export(w.data(), &count, -1, sizeof(uint64_t), 0, 0, x.get_mpz_t());
-    into.insert(into.end(), w.begin(), w.end());
-  };
+  int64_t residue_magnitudes = 0;  // R = sum_t max |r_t|: crt_element.cuh's limb sums are exact while R < 2^18
+  for (int64_t m : crt.moduli()) residue_magnitudes += m / 2;
+  if (residue_magnitudes >= (int64_t{1} << 18))
+    throw std::invalid_argument("crt twin: the residues' magnitudes sum to " + std::to_string(residue_magnitudes) +
+                                ", beyond the 2^18 its FP64 limb sums hold exactly");
+  const mpz_class& P = crt.product();
   for (const mpz_class& w : crt.weights()) {
-    put_words(w, t.weights);
-    t.weights_fp64.push_back(w.get_d());
-    for (size_t j = 0; j < limbs; ++j) t.weight_limbs.push_back(static_cast<int32_t>(mpz_class((w >> static_cast<mp_bitcnt_t>(30 * j)) & 0x3FFFFFFF).get_ui()));
+    for (size_t j = 0; j < 2 * t.words; ++j) t.weight_limbs.push_back(mpz_class((w >> static_cast<mp_bitcnt_t>(32 * j)) & 0xFFFFFFFFu).get_d());
+    mpq_class fraction(w, P);
+    fraction.canonicalize();
+    t.weight_fractions.push_back(fraction.get_d());
   }
-  put_words(crt.product(), t.product);
+  std::vector<uint64_t> words(t.words, 0);
+  size_t count = 0;
+  mpz_export(words.data(), &count, -1, sizeof(uint64_t), 0, 0, P.get_mpz_t());
+  t.product = words;
   const schemes::Crt::DoubleDoubleTables dd = crt.double_double_tables();
   t.inv_p = dd.inv_p, t.w_hi = dd.w_hi, t.w_lo = dd.w_lo, t.p_hi = dd.p_hi, t.p_lo = dd.p_lo;
   return t;

@@ -2,6 +2,8 @@
 // modulo every modulus, as int8 (every modulus at most 256) or int16; plane 2 of a complex run is
 // re + im in residue arithmetic. Each element is read once for all moduli; the outputs are
 // written in 8-element (A) or 16-byte (B, through a transposing tile in shared memory) pieces.
+// truncate_residues, the emulated GEMM's path, forms A' and B' from A, B and the shifts on the way
+// in (truncate's element function), so that they are never written.
 #include "runtime/cuda_check.hpp"
 #include "stages/ozaki2/arith.cuh"
 #include "stages/ozaki2/twins.hpp"
@@ -12,50 +14,63 @@ namespace {
 constexpr int kRun = 8;  // A's elements per thread
 
 // The residues modulo m of a thread's n elements, plane by plane: planes 0 and 1 are the parts
-// (x[i][0], and x[i][1] for a complex run), plane 2 their sum. `small`: every |x| < 2^51, so
-// that the common case's arithmetic applies to all (checked once per element, not per modulus).
+// (x[i][0], and x[i][1] for a complex run), plane 2 their sum. `small`: every |x| < 2^51 and
+// m < 2^30, so that the common case's arithmetic applies to all, from the elements' low words.
 template <int n, int parts>
-__device__ inline void residues_of(const double (&x)[n][2], bool small, int64_t m, double inv, int32_t (&r)[n][3]) {
+__device__ inline void residues_of(const double (&x)[n][2], const uint32_t (&low)[n][2], bool small, int64_t m, double inv, int32_t (&r)[n][3]) {
 #pragma unroll
   for (int i = 0; i < n; ++i) {
 #pragma unroll
     for (int q = 0; q < parts; ++q)
-      r[i][q] = small ? residue_of_small_integer(x[i][q], static_cast<int32_t>(m), inv) : static_cast<int32_t>(residue_of_integer(x[i][q], m, inv));
+      r[i][q] = small ? residue_of_small_integer(x[i][q], low[i][q], static_cast<int32_t>(m), inv) : static_cast<int32_t>(residue_of_integer(x[i][q], m, inv));
     if (parts == 2) r[i][2] = static_cast<int32_t>(into_balanced_range(r[i][0] + r[i][1], m));
   }
 }
 
+// Whether every |x| < 2^51, and the elements' low words where so.
 template <int n, int parts>
-__device__ inline bool all_small(const double (&x)[n][2]) {
+__device__ inline bool all_small(const double (&x)[n][2], uint32_t (&low)[n][2]) {
   bool small = true;
 #pragma unroll
   for (int i = 0; i < n; ++i)
 #pragma unroll
-    for (int q = 0; q < parts; ++q) small = small && fabs(x[i][q]) < 0x1p51;
+    for (int q = 0; q < parts; ++q) {
+      small = small && fabs(x[i][q]) < 0x1p51;
+      low[i][q] = low_word(x[i][q]);
+    }
   return small;
+}
+
+// An operand element as the stage's integer: itself (residues), or trunc(x 2^shift) (truncate_residues, shifts non-null).
+__device__ inline double operand(const double* x, size_t at, const int32_t* shifts, size_t line) {
+  return shifts ? scaled_integer(x[at], shifts[line]) : x[at];
 }
 
 // The planes of a run of `parts` parts (1 real, 2 complex: re, im, re + im).
 template <int parts>
 constexpr int kPlanes = parts == 1 ? 1 : 3;
 
-// A's elements v0 .. v0 + 7 (in order), read once, into every plane of every modulus.
+// A's elements v0 .. v0 + 7 (in order; rows of k), read once, into every plane of every modulus.
 template <typename R, int parts>
-__global__ void rows_kernel(const double* x, size_t count, const int64_t* moduli, size_t N, R* out) {
+__global__ void rows_kernel(const double* x, size_t count, size_t k, const int32_t* shifts, const int64_t* moduli, size_t N, R* out) {
   constexpr int planes = kPlanes<parts>;
   const size_t v0 = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kRun;
   if (v0 >= count) return;
   const bool whole = v0 + kRun <= count && count % kRun == 0;
+  size_t row = shifts ? v0 / k : 0, col = shifts ? v0 % k : 0;
   double values[kRun][2] = {};
 #pragma unroll
-  for (int i = 0; i < kRun; ++i)
+  for (int i = 0; i < kRun; ++i) {
 #pragma unroll
-    for (int q = 0; q < parts; ++q) values[i][q] = v0 + i < count ? x[q * count + v0 + i] : 0.0;
-  const bool small = all_small<kRun, parts>(values);
+    for (int q = 0; q < parts; ++q) values[i][q] = v0 + i < count ? operand(x, q * count + v0 + i, shifts, row) : 0.0;
+    if (++col == k) col = 0, ++row;
+  }
+  uint32_t low[kRun][2];
+  const bool small = all_small<kRun, parts>(values, low);
   for (size_t t = 0; t < N; ++t) {
     const int64_t m = moduli[t];
     int32_t r[kRun][3];
-    residues_of<kRun, parts>(values, small && m < (int64_t{1} << 30), m, 1.0 / static_cast<double>(m), r);
+    residues_of<kRun, parts>(values, low, small && m < (int64_t{1} << 30), m, 1.0 / static_cast<double>(m), r);
 #pragma unroll
     for (int p = 0; p < planes; ++p) {
       struct alignas(kRun * sizeof(R)) Piece {
@@ -75,9 +90,12 @@ __global__ void rows_kernel(const double* x, size_t count, const int64_t* moduli
 constexpr int kTileK = 128, kTileN = 32, kColumnThreads = 256;
 
 template <typename R, int parts>
-__global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x, size_t k, size_t n, const int64_t* moduli, size_t N, R* out) {
+__global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x, size_t k, size_t n, const int32_t* shifts, const int64_t* moduli, size_t N, R* out) {
   constexpr int planes = kPlanes<parts>;
-  constexpr int kPad = 16 / sizeof(R), kRows = kTileK / (kColumnThreads / kTileN);  // each thread: 16 rows of one column
+  // Each thread: 16 rows of one column. A tile row of 4 bytes more than 128 residues is an odd
+  // number of 4-byte banks, so that a warp's 32 columns write to 32 banks (a 16-byte pad: 8-way
+  // conflicts for int8); its pieces are then read as 4-byte words.
+  constexpr int kPad = 4 / sizeof(R), kRows = kTileK / (kColumnThreads / kTileN);
   constexpr int per_piece = 16 / sizeof(R), pieces = kTileN * kTileK / per_piece;
   __shared__ __align__(16) R tile[kTileN][kTileK + kPad];
   const size_t k0 = size_t(blockIdx.y) * kTileK, j0 = size_t(blockIdx.x) * kTileN, count = k * n;
@@ -88,13 +106,14 @@ __global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x
   for (int r = 0; r < kRows; ++r) {
     const size_t row = k0 + ty + r * (kColumnThreads / kTileN);
 #pragma unroll
-    for (int q = 0; q < parts; ++q) values[r][q] = row < k && j < n ? x[q * count + row * n + j] : 0.0;
+    for (int q = 0; q < parts; ++q) values[r][q] = row < k && j < n ? operand(x, q * count + row * n + j, shifts, j) : 0.0;
   }
-  const bool small = all_small<kRows, parts>(values);
+  uint32_t low[kRows][2];
+  const bool small = all_small<kRows, parts>(values, low);
   for (size_t t = 0; t < N; ++t) {
     const int64_t m = moduli[t];
     int32_t res[kRows][3];
-    residues_of<kRows, parts>(values, small && m < (int64_t{1} << 30), m, 1.0 / static_cast<double>(m), res);
+    residues_of<kRows, parts>(values, low, small && m < (int64_t{1} << 30), m, 1.0 / static_cast<double>(m), res);
 #pragma unroll
     for (int p = 0; p < planes; ++p) {
 #pragma unroll
@@ -105,7 +124,10 @@ __global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x
         const size_t col = j0 + c, row = k0 + kk;
         if (col >= n || row >= k) continue;
         R* dst = out + (t * planes + p) * count + col * k + row;
-        if (row + per_piece <= k && k % per_piece == 0) *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(&tile[c][kk]);
+        if (row + per_piece <= k && k % per_piece == 0) {
+          const uint32_t* words = reinterpret_cast<const uint32_t*>(&tile[c][kk]);
+          *reinterpret_cast<uint4*>(dst) = make_uint4(words[0], words[1], words[2], words[3]);
+        }
         else for (int i = 0; i < per_piece && row + i < k; ++i) dst[i] = tile[c][kk + i];
       }
       __syncthreads();
@@ -114,29 +136,36 @@ __global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x
 }
 
 template <typename R, int parts>
-void residues_into(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, R* ra, R* rb) {
+void residues_into(const Shape& s, const double* ta, const double* tb, const int32_t* row_shift, const int32_t* col_shift, const int64_t* moduli,
+                   R* ra, R* rb) {
   const size_t count_a = s.m * s.k;
-  rows_kernel<R, parts><<<blocks_for((count_a + kRun - 1) / kRun), 256>>>(ta, count_a, moduli, s.N, ra);
+  rows_kernel<R, parts><<<blocks_for((count_a + kRun - 1) / kRun), 256>>>(ta, count_a, s.k, row_shift, moduli, s.N, ra);
   OZREF_CUDA_LAUNCHED();
   const dim3 tiles(static_cast<unsigned>((s.n + kTileN - 1) / kTileN), static_cast<unsigned>((s.k + kTileK - 1) / kTileK));
-  columns_kernel<R, parts><<<tiles, kColumnThreads>>>(tb, s.k, s.n, moduli, s.N, rb);
+  columns_kernel<R, parts><<<tiles, kColumnThreads>>>(tb, s.k, s.n, col_shift, moduli, s.N, rb);
   OZREF_CUDA_LAUNCHED();
 }
 
 template <typename R>
-void residues_of_parts(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, R* ra, R* rb) {
-  if (s.S == 2) residues_into<R, 2>(s, ta, tb, moduli, ra, rb);
-  else residues_into<R, 1>(s, ta, tb, moduli, ra, rb);
+void residues_of_parts(const Shape& s, const double* ta, const double* tb, const int32_t* row_shift, const int32_t* col_shift, const int64_t* moduli,
+                       R* ra, R* rb) {
+  if (s.S == 2) residues_into<R, 2>(s, ta, tb, row_shift, col_shift, moduli, ra, rb);
+  else residues_into<R, 1>(s, ta, tb, row_shift, col_shift, moduli, ra, rb);
 }
 
 }  // namespace
 
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int8_t* ra, int8_t* rb) {
-  residues_of_parts(s, ta, tb, moduli, ra, rb);
+  residues_of_parts(s, ta, tb, nullptr, nullptr, moduli, ra, rb);
 }
 
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int16_t* ra, int16_t* rb) {
-  residues_of_parts(s, ta, tb, moduli, ra, rb);
+  residues_of_parts(s, ta, tb, nullptr, nullptr, moduli, ra, rb);
+}
+
+void truncate_residues(const Shape& s, const double* a, const double* b, const int32_t* row_shift, const int32_t* col_shift, const int64_t* moduli,
+                       int8_t* ra, int8_t* rb) {
+  residues_of_parts(s, a, b, row_shift, col_shift, moduli, ra, rb);
 }
 
 }  // namespace ozref::device::ozaki2

@@ -7,16 +7,11 @@
 namespace ozref::device::ozaki2 {
 namespace {
 
-__device__ double scaled_integer(double x, int shift) {
-  const double f = normal_power_of_two(shift);
-  return trunc(f != 0 ? x * f : ldexp(x, shift));
-}
-
 __global__ void truncate_kernel(const double* x, size_t parts, size_t rows, size_t cols, bool by_row, const int32_t* shift, double* out) {
   const size_t v = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (v >= parts * rows * cols) return;
-  const size_t e = v % (rows * cols);
-  out[v] = scaled_integer(x[v], shift[by_row ? e / cols : e % cols]);
+  const size_t e = v - index_quotient(v, rows * cols) * rows * cols, line = index_quotient(e, cols);
+  out[v] = scaled_integer(x[v], shift[by_row ? line : e - line * cols]);
 }
 
 }  // namespace

@@ -39,6 +39,10 @@ void truncate(const Shape& s, const double* a, const double* b, const int32_t* r
 // N x P x n x k; plane 2 of a complex run is re + im formed in residue arithmetic).
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int8_t* ra, int8_t* rb);
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int16_t* ra, int16_t* rb);
+// truncate and residues in one pass, A' and B' never written: the emulated GEMM's path (the lockstep
+// runs the two stages apart).
+void truncate_residues(const Shape& s, const double* a, const double* b, const int32_t* row_shift, const int32_t* col_shift, const int64_t* moduli,
+                       int8_t* ra, int8_t* rb);
 
 // split: the residues as limbs, modulus t's in rows limb_base[t] .. (limb, plane); fp8 from int16
 // residues, fp4 from int8 residues through the two-limb tables.
@@ -63,14 +67,13 @@ void recombine(const Shape& s, size_t products, const uint32_t* c, const std::ve
 void combine_3m(const Shape& s, const int16_t* products, const int64_t* moduli, int16_t* out);
 
 // crt, exact (and garner: the same integer): C' in (-P/2, P/2] as `words` 64-bit words from the
-// weights q_i P / p_i and P as `words` words each; dd: GEMMul8's double-double.
+// weights w_t = q_t P / p_t and P (crt_element.cuh); dd: GEMMul8's double-double.
 struct CrtTables {
   size_t words = 2;
-  std::vector<uint64_t> weights;    // N x words
-  std::vector<int32_t> weight_limbs;  // N x crt_limbs(words): their 30-bit limbs, least significant first
-  std::vector<double> weights_fp64;  // their nearest doubles (the quotient estimate)
-  std::vector<uint64_t> product;    // P, words
-  double inv_p = 0;
+  std::vector<double> weight_limbs;      // N x 2 words: w_t's 32-bit limbs, least significant first
+  std::vector<double> weight_fractions;  // N: w_t / P rounded
+  std::vector<uint64_t> product;         // P, words
+  double inv_p = 0;                      // dd
   std::vector<double> w_hi, w_lo;   // dd
   double p_hi = 0, p_lo = 0;
 };
