@@ -51,16 +51,28 @@ std::string to_string(ScalingMode mode) {
 
 void fast_shifts(MatrixView<double> a, MatrixView<double> b, long double L, int* row_shift, int* col_shift) {
   const long double inflate = 1 + 0x1p-40L;  // covers the rounding of the 80-bit sums of squares
+  // A's rows kRows at a time, their sums interleaved (each in the order of its elements) so that
+  // the 80-bit additions of different rows overlap.
+  constexpr size_t kRows = 4;
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < a.rows; ++i) {
-    long double sq = 0;
-    for (size_t k = 0; k < a.cols; ++k) sq += static_cast<long double>(a(i, k)) * a(i, k);
-    row_shift[i] = sq > 0 ? half_shift(L, sq * inflate * inflate) : 0;  // 2^s ||a|| <= 2^(L/2)
+  for (size_t i0 = 0; i0 < a.rows; i0 += kRows) {
+    const size_t i1 = std::min(a.rows, i0 + kRows);
+    long double sq[kRows] = {};
+    for (size_t k = 0; k < a.cols; ++k)
+      for (size_t i = i0; i < i1; ++i) sq[i - i0] += static_cast<long double>(a(i, k)) * a(i, k);
+    for (size_t i = i0; i < i1; ++i) row_shift[i] = sq[i - i0] > 0 ? half_shift(L, sq[i - i0] * inflate * inflate) : 0;  // 2^s ||a|| <= 2^(L/2)
   }
-  std::vector<long double> sq(b.cols, 0);
-  for (size_t k = 0; k < b.rows; ++k)
-    for (size_t j = 0; j < b.cols; ++j) sq[j] += static_cast<long double>(b(k, j)) * b(k, j);
-  for (size_t j = 0; j < b.cols; ++j) col_shift[j] = sq[j] > 0 ? half_shift(L, sq[j] * inflate * inflate) : 0;
+  // B's columns in bands of kBand in parallel, each band row by row (one column's sum in the order
+  // of its rows whatever the threads).
+  constexpr size_t kBand = 64;
+#pragma omp parallel for schedule(static)
+  for (size_t j0 = 0; j0 < b.cols; j0 += kBand) {
+    const size_t j1 = std::min(b.cols, j0 + kBand);
+    long double sq[kBand] = {};
+    for (size_t k = 0; k < b.rows; ++k)
+      for (size_t j = j0; j < j1; ++j) sq[j - j0] += static_cast<long double>(b(k, j)) * b(k, j);
+    for (size_t j = j0; j < j1; ++j) col_shift[j] = sq[j - j0] > 0 ? half_shift(L, sq[j - j0] * inflate * inflate) : 0;
+  }
 }
 
 // GEMMul8's fast mode: its shift formula on each line's max and sum of squares (summed upward,
