@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "common/vector_clones.hpp"
 
@@ -98,7 +100,10 @@ void balanced_residues(const double* x, size_t count, std::span<const int64_t> m
 
 void BarrettReducer::reduce_all(const uint32_t* x, size_t count, int16_t* out) const { reduce_kernel(*this, x, count, out); }
 
-BarrettReducer::BarrettReducer(int64_t modulus)
-    : m(modulus), mu(static_cast<uint32_t>((uint64_t{1} << 32) / static_cast<uint64_t>(modulus))) {}
+BarrettReducer::BarrettReducer(int64_t modulus) : m(modulus) {
+  if (modulus < 3 || modulus > (int64_t{1} << 15))
+    throw std::invalid_argument("BarrettReducer: modulus " + std::to_string(modulus) + " is outside 3 .. 2^15");
+  mu = static_cast<uint32_t>((uint64_t{1} << 32) / static_cast<uint64_t>(modulus));
+}
 
 }  // namespace ozref::schemes
