@@ -11,9 +11,10 @@ int32_t balanced_residue(int64_t x, int64_t m);
 // The same for an integer held exactly in a double (any magnitude): x = sig * 2^e.
 int32_t balanced_residue_of_integer(double x, int64_t m);
 // balanced_residue_of_integer of each of `count` integers held in doubles modulo each modulus
-// (at most 2^15), into out[t * count + v] for modulus t; the residues stage's kernel (below 2^62
-// in double arithmetic that vectorises).
-void balanced_residues(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out);
+// (at most 2^15; for int8_t outputs at most 256), into out[t * stride + v] for modulus t; the
+// residues stage's kernel (below 2^62 in double arithmetic that vectorises).
+void balanced_residues(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out, size_t stride);
+void balanced_residues(const double* x, size_t count, std::span<const int64_t> moduli, int8_t* out, size_t stride);
 
 // The reduction of an INT32 GEMM output to its balanced residue as a GPU kernel computes it:
 // q = (x * mu) >> 32 with mu = floor(2^32 / m) (GEMMul8's a - p * __mulhi(a, floor(2^32/p))),
