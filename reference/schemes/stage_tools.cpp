@@ -49,6 +49,30 @@ double round_top64(bool negative, uint64_t top, int e, bool sticky) {
   const ExactValue v{FloatClass::Normal, negative, top, e};
   return std::bit_cast<double>(encode(format_spec(FormatId::FP64), v, Rounding::NearestEven, Overflow::NoSat, sticky).bits);
 }
+
+// c rounded to the nearest double, ties to even, as static_cast<double> does but inline (libgcc's
+// generic __floattidf is most of the unscale stage's time): beyond 64 bits, the top 64 bits of |c|
+// with the bits below them ORed into the lowest one. That sticky bit lies below the rounding
+// position (a 64-bit integer keeps 53 of its bits), so it decides ties and halfway cases as the
+// dropped bits do; the conversion rounds once and 2^drop scales exactly.
+// The sign is applied with bit operations, not branches: it is random in the unscale stage's data.
+double nearest_of_int128(__int128 c) {
+  const auto negative = static_cast<uint64_t>(static_cast<unsigned __int128>(c) >> 127);
+  const unsigned __int128 sign_mask = -static_cast<unsigned __int128>(negative);
+  const unsigned __int128 mag = (static_cast<unsigned __int128>(c) ^ sign_mask) + negative;  // |c|
+  const auto high = static_cast<uint64_t>(mag >> 64), low = static_cast<uint64_t>(mag);
+  double magnitude;
+  if (high == 0) {
+    magnitude = static_cast<double>(low);
+  } else {
+    const int drop = 64 - __builtin_clzll(high);              // 1 .. 64
+    const bool sticky = (low << (64 - drop)) != 0;            // the low `drop` bits
+    const double top = static_cast<double>(static_cast<uint64_t>(mag >> drop) | uint64_t{sticky});
+    magnitude = top * std::bit_cast<double>(static_cast<uint64_t>(drop + 1023) << 52);
+  }
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(magnitude) | negative << 63);
+}
+
 }  // namespace
 
 double nearest_double(const mpz_class& c, int e) {
@@ -67,10 +91,10 @@ double nearest_double(const mpz_class& c, int e) {
 double nearest_double(__int128 c, int e) {
   if (c == 0) return 0.0;
   if (const double scale = normal_power_of_two(e); scale != 0) {
-    // The compiler's int128 -> double conversion rounds to nearest even, and with |c| >= 1 the
-    // scaled value is at least 2^-1022: normal, where scaling by 2^e commutes with the rounding
-    // (an overflow is infinity both ways). The unscale stage's common case.
-    return static_cast<double>(c) * scale;
+    // c rounds to nearest even, and with |c| >= 1 the scaled value is at least 2^-1022: normal,
+    // where scaling by 2^e commutes with the rounding (an overflow is infinity both ways). The
+    // unscale stage's common case.
+    return nearest_of_int128(c) * scale;
   }
   unsigned __int128 mag = c < 0 ? -static_cast<unsigned __int128>(c) : static_cast<unsigned __int128>(c);
   const uint64_t high = static_cast<uint64_t>(mag >> 64);

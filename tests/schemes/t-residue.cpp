@@ -54,13 +54,26 @@ TEST_CASE("residues: the vectorised kernel equals GMP's remainder, in range and 
     if (std::fabs(v) < 0x1p62) small.push_back(v);
   for (const std::vector<double>* in : {&small, &x}) {
     std::vector<int16_t> out(moduli.size() * in->size(), int16_t(0x7BAD));  // canary
-    balanced_residues(in->data(), in->size(), moduli, out.data());
+    balanced_residues(in->data(), in->size(), moduli, out.data(), in->size());
     for (size_t t = 0; t < moduli.size(); ++t)
       for (size_t v = 0; v < in->size(); ++v) {
         INFO("x = " << (*in)[v] << " mod " << moduli[t]);
         REQUIRE(out[t * in->size() + v] == gmp_balanced((*in)[v], moduli[t]));
         ++cases;
       }
+    // The int8 outputs (the int8 moduli), strided as the residues stage writes them: one line
+    // of `count` values per modulus, `stride` apart, the gaps left as they were.
+    const size_t count = in->size(), stride = count + 3;
+    std::vector<int8_t> narrow(int8_moduli().size() * stride, int8_t(0x5A));  // canary
+    balanced_residues(in->data(), count, int8_moduli(), narrow.data(), stride);
+    for (size_t t = 0; t < int8_moduli().size(); ++t) {
+      for (size_t v = 0; v < count; ++v) {
+        INFO("x = " << (*in)[v] << " mod " << int8_moduli()[t] << " (int8)");
+        REQUIRE(narrow[t * stride + v] == gmp_balanced((*in)[v], int8_moduli()[t]));
+        ++cases;
+      }
+      for (size_t v = count; v < stride; ++v) REQUIRE(narrow[t * stride + v] == int8_t(0x5A));
+    }
   }
   std::printf("residues kernel: %zu cases, %zu moduli, seed %llu\n", cases, moduli.size(), (unsigned long long)test::seed());
 }

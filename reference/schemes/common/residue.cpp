@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "common/vector_clones.hpp"
 
@@ -48,12 +50,14 @@ int32_t balanced_residue_of_integer(double x, int64_t m) {
 
 namespace {
 
-OZREF_VECTOR_CLONES void residues_kernel(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out) {
+// The kernel for either output width (inlined into each vectorised clone below).
+template <typename T>
+[[gnu::always_inline]] inline void residues_into(const double* x, size_t count, std::span<const int64_t> moduli, T* out, size_t stride) {
   double largest = 0;
   for (size_t v = 0; v < count; ++v) largest = std::max(largest, std::fabs(x[v]));
   if (!(largest < 0x1p62)) {
     for (size_t t = 0; t < moduli.size(); ++t)
-      for (size_t v = 0; v < count; ++v) out[t * count + v] = static_cast<int16_t>(balanced_residue_of_integer(x[v], moduli[t]));
+      for (size_t v = 0; v < count; ++v) out[t * stride + v] = static_cast<T>(balanced_residue_of_integer(x[v], moduli[t]));
     return;
   }
   // x = h 2^32 + l with |h| < 2^30, |l| <= 2^31, so x = s = h (2^32 mod m) + l (mod m) with
@@ -72,17 +76,24 @@ OZREF_VECTOR_CLONES void residues_kernel(const double* x, size_t count, std::spa
       const int64_t m = moduli[t];
       const double md = static_cast<double>(m), inverse = 1 / md, c32 = static_cast<double>(pow2_mod(32, m));
       const double low = -static_cast<double>(m / 2), high = static_cast<double>((m - 1) / 2);
-      int16_t* o = out + t * count + v0;
+      T* o = out + t * stride + v0;
       for (size_t v = 0; v < len; ++v) {
         const double sum = h[v] * c32 + l[v];
         const double q = (sum * inverse + kRound) - kRound;
         double r = sum - q * md;
         r = r > high ? r - md : r;
         r = r < low ? r + md : r;
-        o[v] = static_cast<int16_t>(r);
+        o[v] = static_cast<T>(r);
       }
     }
   }
+}
+
+OZREF_VECTOR_CLONES void residues_kernel(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out, size_t stride) {
+  residues_into(x, count, moduli, out, stride);
+}
+OZREF_VECTOR_CLONES void residues_kernel(const double* x, size_t count, std::span<const int64_t> moduli, int8_t* out, size_t stride) {
+  residues_into(x, count, moduli, out, stride);
 }
 
 OZREF_VECTOR_CLONES void reduce_kernel(const BarrettReducer& b, const uint32_t* x, size_t count, int16_t* out) {
@@ -92,13 +103,19 @@ OZREF_VECTOR_CLONES void reduce_kernel(const BarrettReducer& b, const uint32_t* 
 }  // namespace
 
 // The cloned kernels have internal linkage: callers in other files reach them through these.
-void balanced_residues(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out) {
-  residues_kernel(x, count, moduli, out);
+void balanced_residues(const double* x, size_t count, std::span<const int64_t> moduli, int16_t* out, size_t stride) {
+  residues_kernel(x, count, moduli, out, stride);
+}
+void balanced_residues(const double* x, size_t count, std::span<const int64_t> moduli, int8_t* out, size_t stride) {
+  residues_kernel(x, count, moduli, out, stride);
 }
 
 void BarrettReducer::reduce_all(const uint32_t* x, size_t count, int16_t* out) const { reduce_kernel(*this, x, count, out); }
 
-BarrettReducer::BarrettReducer(int64_t modulus)
-    : m(modulus), mu(static_cast<uint32_t>((uint64_t{1} << 32) / static_cast<uint64_t>(modulus))) {}
+BarrettReducer::BarrettReducer(int64_t modulus) : m(modulus) {
+  if (modulus < 3 || modulus > (int64_t{1} << 15))
+    throw std::invalid_argument("BarrettReducer: modulus " + std::to_string(modulus) + " is outside 3 .. 2^15");
+  mu = static_cast<uint32_t>((uint64_t{1} << 32) / static_cast<uint64_t>(modulus));
+}
 
 }  // namespace ozref::schemes

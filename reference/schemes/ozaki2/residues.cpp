@@ -42,11 +42,16 @@ void fill(const Setup& s, const double* x, bool columns, size_t lines, int bits_
           for (size_t kk = 0; kk < len; ++kk)
             for (size_t l = l0; l < l1; ++l) tile[(p * kGroup + l - l0) * kLen + kk] = x[p * count + (k0 + kk) * lines + l];
       auto plane = [&](size_t p, size_t t) { return &residues[(p * N + t) * len]; };
+      auto line = [&](size_t p, size_t l) { return columns ? &tile[(p * kGroup + l - l0) * kLen] : x + p * count + l * k + k0; };
       for (size_t l = l0; l < l1; ++l) {
+        if (!s.rare && P == 1) {  // straight into place, modulus t at out[t * count + l * k + k0]
+          balanced_residues(line(0, l), len, s.moduli, &out[l * k + k0], count);
+          continue;
+        }
         for (size_t p = 0; p < s.S; ++p) {
-          const double* in = columns ? &tile[(p * kGroup + l - l0) * kLen] : x + p * count + l * k + k0;
+          const double* in = line(p, l);
           if (!s.rare) {
-            balanced_residues(in, len, s.moduli, plane(p, 0));
+            balanced_residues(in, len, s.moduli, plane(p, 0), len);
             continue;
           }
           for (size_t t = 0; t < N; ++t)  // fp64-emu's three-limb extraction

@@ -38,6 +38,28 @@ int8_t bound_operand(const LowpGemm& g, double ceiling) {
   return static_cast<int8_t>(value);
 }
 
+// fast: the shift of each of `lines` lines of `len` elements (element e of line l at
+// x[l * line_stride + e * step]) from its 80-bit sum of squares. The lines go `group` at a time in
+// parallel, their sums interleaved, each in the order of its elements (the same sums whatever the
+// threads), so that the additions of different lines overlap.
+constexpr size_t kMaxGroup = 64;  // line_shifts' largest group
+void line_shifts(const double* x, size_t lines, size_t len, size_t line_stride, size_t step, size_t group, long double L,
+                 int* shift) {
+  const long double inflate = 1 + 0x1p-40L;  // covers the rounding of the 80-bit sums of squares
+  group = std::min(group, kMaxGroup);
+#pragma omp parallel for schedule(static)
+  for (size_t l0 = 0; l0 < lines; l0 += group) {
+    const size_t l1 = std::min(lines, l0 + group);
+    long double sq[kMaxGroup] = {};
+    for (size_t e = 0; e < len; ++e)
+      for (size_t l = l0; l < l1; ++l) {
+        const long double v = x[l * line_stride + e * step];
+        sq[l - l0] += v * v;
+      }
+    for (size_t l = l0; l < l1; ++l) shift[l] = sq[l - l0] > 0 ? half_shift(L, sq[l - l0] * inflate * inflate) : 0;  // 2^s ||x|| <= 2^(L/2)
+  }
+}
+
 }  // namespace
 
 ScalingMode parse_scaling(const std::string& name) {
@@ -50,17 +72,8 @@ std::string to_string(ScalingMode mode) {
 }
 
 void fast_shifts(MatrixView<double> a, MatrixView<double> b, long double L, int* row_shift, int* col_shift) {
-  const long double inflate = 1 + 0x1p-40L;  // covers the rounding of the 80-bit sums of squares
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < a.rows; ++i) {
-    long double sq = 0;
-    for (size_t k = 0; k < a.cols; ++k) sq += static_cast<long double>(a(i, k)) * a(i, k);
-    row_shift[i] = sq > 0 ? half_shift(L, sq * inflate * inflate) : 0;  // 2^s ||a|| <= 2^(L/2)
-  }
-  std::vector<long double> sq(b.cols, 0);
-  for (size_t k = 0; k < b.rows; ++k)
-    for (size_t j = 0; j < b.cols; ++j) sq[j] += static_cast<long double>(b(k, j)) * b(k, j);
-  for (size_t j = 0; j < b.cols; ++j) col_shift[j] = sq[j] > 0 ? half_shift(L, sq[j] * inflate * inflate) : 0;
+  line_shifts(a.data, a.rows, a.cols, a.cols, 1, 4, L, row_shift);      // A's rows
+  line_shifts(b.data, b.cols, b.rows, 1, b.cols, 64, L, col_shift);     // B's columns, row by row
 }
 
 // GEMMul8's fast mode: its shift formula on each line's max and sum of squares (summed upward,

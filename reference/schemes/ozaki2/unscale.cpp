@@ -55,6 +55,26 @@ mpz_class total(const Setup& s, const Operands& x, size_t at) {
          (mpz_class(static_cast<long>(correction_of(s, x, v))) << x.correction_exponent);
 }
 
+// Row i of part o (line = o m + i) of C, element by element; a row at a time so that an element's
+// row and column come without a division.
+void unscale_row(const Setup& s, const Operands& x, size_t line, double* c) {
+  const size_t i = line % s.m, first = line * s.n, v0 = i * s.n;
+  const bool wide = s.crt.fits_int128() && !x.hi;
+  for (size_t j = 0; j < s.n; ++j) {
+    const size_t at = first + j, v = v0 + j;
+    const int e = -(x.row[i] + x.col[j]);
+    if (x.hi) {
+      c[at] = std::ldexp(x.hi[at] + x.lo[at] + correction_value(s, x, v), e);
+    } else if (wide) {
+      __int128 value;
+      std::memcpy(&value, &x.words[at * 2], sizeof value);
+      c[at] = nearest_double(value + (static_cast<__int128>(correction_of(s, x, v)) << x.correction_exponent), e);
+    } else {
+      c[at] = nearest_double(total(s, x, at), e);
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<ArrayRef> Unscale::inputs() const {
@@ -73,23 +93,9 @@ std::vector<ArraySpec> Unscale::outputs() const {
 void Unscale::compute(const Arrays& in, Arrays& out, size_t) const {
   const Setup& s = *s_;
   const Operands x = operands(s, in);
-  const size_t mn = s.m * s.n;
-  const bool wide = s.crt.fits_int128() && !x.hi;
   double* c = out.data<double>(ref("c"));
 #pragma omp parallel for schedule(static)
-  for (size_t at = 0; at < s.S * mn; ++at) {
-    const size_t v = at % mn;
-    const int e = -(x.row[v / s.n] + x.col[v % s.n]);
-    if (x.hi) {
-      c[at] = std::ldexp(x.hi[at] + x.lo[at] + correction_value(s, x, v), e);
-    } else if (wide) {
-      __int128 value;
-      std::memcpy(&value, &x.words[at * 2], sizeof value);
-      c[at] = nearest_double(value + (static_cast<__int128>(correction_of(s, x, v)) << x.correction_exponent), e);
-    } else {
-      c[at] = nearest_double(total(s, x, at), e);
-    }
-  }
+  for (size_t line = 0; line < s.S * s.m; ++line) unscale_row(s, x, line, c);
 }
 
 namespace {
