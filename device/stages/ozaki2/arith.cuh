@@ -134,14 +134,9 @@ constexpr double kRoundingShift = 0x1.8p52;
 OZREF_HD_INLINE int64_t exact_integer(double x) { return double_to_bits(x + kRoundingShift) - double_to_bits(kRoundingShift); }
 OZREF_HD_INLINE double small_integer_as_double(int32_t x) { return bits_to_double(double_to_bits(kRoundingShift) + x) - kRoundingShift; }
 
-// The balanced residue of an integer held exactly in a double, any magnitude, from inv = 1 / m
-// rounded (computed once per modulus: a division per element dominates the stage otherwise).
-// Where |x| < 2^51: residue_of_small_integer. Below 2^62: two steps x - rint(x inv) m with rint
-// (the first leaves |r| < 2^10 m, the second |r| <= m / 2). Beyond: sig 2^e mod m.
-
 // The low 32 bits of an integer |x| < 2^51 held in a double (once per element; the residues of all
 // moduli then come from it).
-OZREF_HD_INLINE uint32_t low_word(double x) { return static_cast<uint32_t>(static_cast<uint64_t>(double_to_bits(x + kRoundingShift))); }
+OZREF_HD_INLINE uint32_t low_word(double x) { return static_cast<uint32_t>(exact_integer(x)); }
 
 // residue_of_integer's common case, |x| < 2^51 and 2 <= m < 2^30, in one FP64 operation: q =
 // rint(x inv) by one fma into 1.5 2^52, whose low word is q mod 2^32 (|x inv - x / m| <= 1/8, so
@@ -155,6 +150,10 @@ OZREF_HD_INLINE int32_t residue_of_small_integer(double x, uint32_t x_low, int32
 }
 OZREF_HD_INLINE int32_t residue_of_small_integer(double x, int32_t m, double inv) { return residue_of_small_integer(x, low_word(x), m, inv); }
 
+// The balanced residue of an integer held exactly in a double, any magnitude, from inv = 1 / m
+// rounded (computed once per modulus: a division per element dominates the stage otherwise).
+// Where |x| < 2^51: residue_of_small_integer. Below 2^62: two steps x - rint(x inv) m with rint
+// (the first leaves |r| < 2^10 m, the second |r| <= m / 2). Beyond: sig 2^e mod m.
 OZREF_HD inline int64_t residue_of_integer(double x, int64_t m, double inv) {
   const double md = static_cast<double>(m), estimate = x * inv;
   if (fabs(x) < 0x1p51 && m < (int64_t{1} << 30)) return residue_of_small_integer(x, static_cast<int32_t>(m), inv);

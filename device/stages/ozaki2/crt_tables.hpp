@@ -30,10 +30,8 @@ inline CrtTables crt_tables(const schemes::Crt& crt) {
     fraction.canonicalize();
     t.weight_fractions.push_back(fraction.get_d());
   }
-  std::vector<uint64_t> words(t.words, 0);
-  size_t count = 0;
-  mpz_export(words.data(), &count, -1, sizeof(uint64_t), 0, 0, P.get_mpz_t());
-  t.product = words;
+  t.product.assign(t.words, 0);
+  mpz_export(t.product.data(), nullptr, -1, sizeof(uint64_t), 0, 0, P.get_mpz_t());
   const schemes::Crt::DoubleDoubleTables dd = crt.double_double_tables();
   t.inv_p = dd.inv_p, t.w_hi = dd.w_hi, t.w_lo = dd.w_lo, t.p_hi = dd.p_hi, t.p_lo = dd.p_lo;
   return t;

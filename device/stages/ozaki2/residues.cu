@@ -57,7 +57,7 @@ __global__ void rows_kernel(const double* x, size_t count, size_t k, const int32
   const size_t v0 = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kRun;
   if (v0 >= count) return;
   const bool whole = v0 + kRun <= count && count % kRun == 0;
-  size_t row = shifts ? v0 / k : 0, col = shifts ? v0 % k : 0;
+  size_t row = shifts ? index_quotient(v0, k) : 0, col = shifts ? v0 - row * k : 0;
   double values[kRun][2] = {};
 #pragma unroll
   for (int i = 0; i < kRun; ++i) {
