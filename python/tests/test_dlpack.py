@@ -1,7 +1,5 @@
 """Tensors through DLPack: producers that offer only __dlpack__ and __dlpack_device__ (NumPy's own
-capsules stand in for PyTorch's and CuPy's), and PyTorch and CuPy themselves where installed."""
-
-import importlib.util
+capsules stand in for PyTorch's and CuPy's; PyTorch and CuPy themselves: test_torch_cupy.py)."""
 
 import numpy as np
 import pytest
@@ -53,21 +51,3 @@ def test_a_device_tensor_is_copied_to_the_host_by_its_own_method(rng):
     DeviceTensor.copies = 0
     assert ozref.exact(DeviceTensor(A, device=(2, 0)), B).tobytes() == ozref.exact(A, B).tobytes()
     assert DeviceTensor.copies == 1
-
-
-@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="PyTorch is not installed on this machine")
-def test_torch_tensors(rng):
-    import torch
-    A, B = torch.randn(16, 64, dtype=torch.float64), torch.randn(64, 8, dtype=torch.float64, requires_grad=True)
-    C = A @ B
-    assert ozref.check(A, B, C) == ozref.check(A.numpy(), B.detach().numpy(), C.detach().numpy())
-    if torch.cuda.is_available():
-        Ad = A.cuda()
-        assert ozref.exact(Ad, B).tobytes() == ozref.exact(A.numpy(), B.detach().numpy()).tobytes()
-
-
-@pytest.mark.skipif(importlib.util.find_spec("cupy") is None, reason="CuPy is not installed on this machine")
-def test_cupy_arrays(rng):
-    import cupy
-    A, B = rng.standard_normal((16, 64)), rng.standard_normal((64, 8))
-    assert ozref.exact(cupy.asarray(A), cupy.asarray(B)).tobytes() == ozref.exact(A, B).tobytes()
