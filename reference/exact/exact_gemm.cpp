@@ -285,9 +285,9 @@ void apply_specials(const Matrix<double>& a, const Matrix<double>& b, const Anal
     }
 }
 
-// The primes the modular path would use, or 0 where the direct path runs instead. Costs are
+// The residue GEMMs the modular path would run, or 0 where the direct path runs instead. Costs are
 // estimated in thread-nanoseconds per element of the product (measured with bench_exact_gemm):
-// per prime a DGEMM, the residues of both operands and Garner's steps; per product the direct
+// per GEMM (int8 or FP64) its product and operands, per modulus its residues and Garner's steps; per product the direct
 // path's exact multiply and wide add.
 int choose_method(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an, ExactMethod method) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
