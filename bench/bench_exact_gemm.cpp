@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   std::printf("bench_exact_gemm: threads %d, seed %llu, freed memory %s\n", threads,
               (unsigned long long)seed, retained ? "retained" : "returned (glibc default)");
   std::printf("%-8s %5s %9s %9s %7s %9s %9s %7s %6s\n", "data", "n", "dgemm_s", "exact_s", "ratio",
-              "dgemm_cpu", "exact_cpu", "ratio", "primes");
+              "dgemm_cpu", "exact_cpu", "ratio", "gemms");
   for (const char* dist_name : {"phi:1", "randn"}) {
     for (size_t n : {256, 512, 1024}) {
       Rng rng(seed + n);

@@ -58,7 +58,7 @@ int run_demo(const DemoArgs& args, std::ostream& out) {
       << args.k << "x" << args.n << " drawn from " << to_string(dist) << "\n"
       << "exact product: "
       << (e.direct_path ? "direct path"
-                        : "modular path, " + std::to_string(e.moduli) + " primes")
+                        : "modular path, " + std::to_string(e.moduli) + " residue GEMMs")
       << "\n\n";
   print_metrics(out, "OpenBLAS DGEMM against the exact product (rounded to FP64)", dgemm);
   out << "\n";

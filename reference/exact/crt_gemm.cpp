@@ -10,6 +10,8 @@
 
 #include "common/blas.hpp"
 #include "common/vector_clones.hpp"
+#include "exact/int8_residue_gemm.hpp"
+#include "exact/modular.hpp"
 
 namespace ozref {
 namespace {
@@ -19,32 +21,6 @@ using u128 = unsigned __int128;
 constexpr uint32_t kLargestPrime = (1u << 26) - 1;  // Garner multiplies two residues: below 2^52
 constexpr uint32_t kSmallestPrime = 1u << 12;      // keeps x / p below 2^41 in reduce_mod
 constexpr int kMaxModuli = 512;
-
-// x mod p in [0, p) for an integer |x| <= 2^52 + 2^51 (inverse = 1 / p, p < 2^26): the quotient
-// rounded to nearest (by adding and subtracting 1.5 * 2^52) is within one half and a little of
-// x / p, so q * p is below 2^53 and exact, and so is the remainder, in (-p, p) before the
-// correction. Arithmetic, not a branch, so that the compiler vectorises the loops around it.
-inline double reduce_mod(double x, double p, double inverse) {
-  const double q = (x * inverse + 0x1.8p52) - 0x1.8p52;
-  const double r = x - q * p;
-  return r + p * double(r < 0);
-}
-
-// One prime with the tables its residues need. Its arithmetic is on integers held exactly in
-// doubles, so that the compiler can vectorise it.
-struct Modulus {
-  double p = 0;
-  double inverse = 0;           // 1 / p, for the quotient estimate
-  double multiple = 0;          // the largest multiple of p up to 2^52
-  std::vector<double> pow2;     // 2^(s + 18 t) mod p at [3 s + t], t = 0, 1, 2, every shift s
-
-  double reduce(double x) const { return reduce_mod(x, p, inverse); }
-  // The same for a DGEMM result, an integer of magnitude at most 2^53.
-  double reduce_sum(double x) const {
-    const double nearer = x - std::copysign(multiple, x);
-    return reduce(std::fabs(x) > 0x1p52 ? nearer : x);
-  }
-};
 
 // The largest odd p whose balanced residues, at most h = (p - 1) / 2, give K * h^2 <= 2^53.
 uint32_t prime_limit(size_t k) {
@@ -114,15 +90,8 @@ MixedRadix mixed_radix(const std::vector<uint32_t>& primes, int max_shift) {
   mr.inverse.resize(count);
   mr.radix.resize(count);
   for (size_t i = 0; i < count; ++i) {
-    Modulus& md = mr.moduli[i];
     const uint64_t p = primes[i];
-    md.p = double(p);
-    md.inverse = 1.0 / md.p;
-    md.multiple = double(((uint64_t{1} << 52) / p) * p);
-    md.pow2.resize(3 * (size_t(max_shift) + 1));
-    uint64_t v = 1;
-    for (size_t s = 0; s < md.pow2.size() / 3; ++s, v = v * 2 % p)
-      for (int t = 0; t < 3; ++t) md.pow2[3 * s + t] = double(v * ((uint64_t{1} << (18 * t)) % p) % p);
+    mr.moduli[i] = make_modulus(primes[i], max_shift);
     uint64_t prefix = 1;  // p_0 ... p_(i-1) mod p_i
     for (size_t j = 0; j < i; ++j) {
       mr.radix[i].push_back(double(primes[j] % p));
@@ -136,31 +105,10 @@ MixedRadix mixed_radix(const std::vector<uint32_t>& primes, int max_shift) {
   mr.product[0] = 1;
   for (uint32_t p : primes) multiply_add(mr.product, p, 0);
   while (mr.product.size() > 1 && mr.product.back() == 0) mr.product.pop_back();
-  mr.half = mr.product;  // M is odd: (M - 1) / 2 = M >> 1
+  mr.half = mr.product;  // M >> 1: (M - 1) / 2 for odd M, M / 2 for even (no |C| reaches it)
   for (size_t w = 0; w < mr.half.size(); ++w)
     mr.half[w] = (mr.half[w] >> 1) | (w + 1 < mr.half.size() ? mr.half[w + 1] << 63 : 0);
   return mr;
-}
-
-// out[e] = the balanced residue in [-(p-1)/2, (p-1)/2] of element first + e of x, for count
-// elements: the significand in three 18-bit pieces, each times 2^(shift + 18 t) mod p, a sum below
-// 2^46, one reduction, and the sign (a multiplication by -1, 0 or 1: exact).
-OZREF_VECTOR_CLONES void balanced_residues(const ScaledIntegerMatrix& x, size_t first, size_t count,
-                                           const Modulus& md, double* out) {
-  const int64_t* significand = x.significand.data() + first;
-  const uint16_t* shift = x.shift.data() + first;
-  const double* pow2 = md.pow2.data();
-  const double p = md.p, half = (md.p - 1) / 2, inverse = md.inverse;
-#pragma omp simd
-  for (size_t e = 0; e < count; ++e) {
-    const int64_t sig = significand[e];
-    const int64_t mag = std::abs(sig);
-    const int64_t s = 3 * int64_t{shift[e]};
-    const double sum = double(mag & 0x3FFFF) * pow2[s] + double((mag >> 18) & 0x3FFFF) * pow2[s + 1] +
-                       double(mag >> 36) * pow2[s + 2];
-    const double r = reduce_mod(sum, p, inverse);  // md.reduce would read md in the loop: not vectorised
-    out[e] = (r - p * double(r > half)) * double((sig > 0) - (sig < 0));
-  }
 }
 
 // out[e] = c[e] mod p for count DGEMM results.
@@ -222,36 +170,59 @@ int max_shift(const ScaledIntegerMatrix& x) {
   return x.shift.empty() ? 0 : *std::max_element(x.shift.begin(), x.shift.end());
 }
 
-}  // namespace
+// The moduli for Garner's algorithm and, in the int8 mode, the int8 moduli each is the product of.
+struct Plan {
+  std::vector<uint32_t> moduli;
+  std::vector<std::vector<uint32_t>> small;  // empty in the DGEMM mode
+};
 
-int crt_moduli_count(size_t k, long bits) { return static_cast<int>(choose_primes(k, bits).size()); }
+// The int8 mode where K and the range allow it (its moduli multiply to about 2^350), else primes
+// for DGEMMs. Either way the moduli multiply to at least 2^(bits + 1).
+Plan make_plan(size_t k, long bits) {
+  Plan plan;
+  if (k <= kInt8MaxDepth) {
+    double log2_product = 0;
+    const std::vector<uint32_t>& list = int8_moduli();
+    for (size_t i = 0; i < list.size() && log2_product < double(bits) + 1.001; ++i) {
+      if (i % 3 == 0) plan.small.emplace_back(), plan.moduli.push_back(1);
+      plan.small.back().push_back(list[i]);
+      plan.moduli.back() *= list[i];
+      log2_product += std::log2(double(list[i]));
+    }
+    if (log2_product >= double(bits) + 1.001) return plan;
+    plan = {};
+  }
+  plan.moduli = choose_primes(k, bits);
+  return plan;
+}
 
-WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits) {
-  if (a.cols != b.rows) throw std::invalid_argument("crt_gemm: inner dimensions differ");
-  const size_t m = a.rows, k = a.cols, n = b.cols;
-  const std::vector<uint32_t> primes = choose_primes(k, bits);
-  if (primes.empty()) throw std::invalid_argument("crt_gemm: no prime basis for this depth and range");
-  const MixedRadix mr = mixed_radix(primes, std::max(max_shift(a), max_shift(b)));
-  const size_t count = primes.size();
+// x with rows and columns exchanged, in tiles so that both sides stay in cache.
+ScaledIntegerMatrix transposed(const ScaledIntegerMatrix& x) {
+  constexpr size_t kTile = 32;
+  ScaledIntegerMatrix t{x.cols, x.rows, std::vector<int64_t>(x.significand.size()), std::vector<uint16_t>(x.shift.size())};
+#pragma omp parallel for schedule(static)
+  for (size_t i0 = 0; i0 < x.rows; i0 += kTile)
+    for (size_t j0 = 0; j0 < x.cols; j0 += kTile)
+      for (size_t i = i0; i < std::min(x.rows, i0 + kTile); ++i)
+        for (size_t j = j0; j < std::min(x.cols, j0 + kTile); ++j) {
+          t.significand[j * x.rows + i] = x.significand[i * x.cols + j];
+          t.shift[j * x.rows + i] = x.shift[i * x.cols + j];
+        }
+  return t;
+}
 
-  WideIntegerMatrix c;
-  c.rows = m;
-  c.cols = n;
-  c.words = mr.product.size();
-  c.magnitude.assign(m * n * c.words, 0);
-  c.negative.assign(m * n, 0);
-  const size_t plane = m * n;
-  // Buffers of residues, every element written before it is read: left uninitialised (zeroing
-  // them would cost a sizeable part of the work outside the DGEMMs).
-  const std::unique_ptr<double[]> residues(new double[count * plane]);  // of C, prime by prime
-  const std::unique_ptr<double[]> br(new double[count * k * n]);        // of B, prime by prime
-  openblas_set_num_threads(1);  // OpenBLAS's own threads would compete with OpenMP's
+// residues[i * m * n + idx] = (a b)[idx] mod p_i by one exact DGEMM per prime, each OpenMP thread
+// on its own band of rows with a single-threaded OpenBLAS (whose own threads would compete).
+void dgemm_residues(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, const MixedRadix& mr,
+                    double* residues) {
+  const size_t m = a.rows, k = a.cols, n = b.cols, count = mr.moduli.size(), plane = m * n;
+  const std::unique_ptr<double[]> br(new double[count * k * n]);  // of B, prime by prime; all written
+  openblas_set_num_threads(1);
 #pragma omp parallel
   {
 #pragma omp for schedule(static)
     for (size_t row = 0; row < k; ++row)
       for (size_t i = 0; i < count; ++i) balanced_residues(b, row * n, n, mr.moduli[i], &br[(i * k + row) * n]);
-    // From here each thread works alone on its band of rows of A and C (no waiting on the others).
     const size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
     const size_t row0 = m * me / threads, rows = m * (me + 1) / threads - row0;
     const std::unique_ptr<double[]> ar(new double[rows * k]), cr(new double[rows * n]);
@@ -260,11 +231,47 @@ WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
       balanced_residues(a, row0 * k, rows * k, md, ar.get());
       cblas_dgemm(blas::kRowMajor, blas::kNoTrans, blas::kNoTrans, int(rows), int(n), int(k), 1.0,
                   ar.get(), int(k), br.get() + i * k * n, int(n), 0.0, cr.get(), int(n));
-      reduce_sums(cr.get(), rows * n, md, residues.get() + i * plane + row0 * n);
+      reduce_sums(cr.get(), rows * n, md, residues + i * plane + row0 * n);
     }
+  }
+}
+
+}  // namespace
+
+CrtPlan crt_plan(size_t k, long bits) {
+  const Plan plan = make_plan(k, bits);
+  CrtPlan p{.moduli = int(plan.moduli.size()), .int8 = !plan.small.empty()};
+  for (const auto& g : plan.small) p.gemms += int(g.size());
+  if (!p.int8) p.gemms = p.moduli;
+  return p;
+}
+
+WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits) {
+  if (a.cols != b.rows) throw std::invalid_argument("crt_gemm: inner dimensions differ");
+  const size_t m = a.rows, k = a.cols, n = b.cols;
+  const Plan plan = make_plan(k, bits);
+  if (plan.moduli.empty()) throw std::invalid_argument("crt_gemm: no prime basis for this depth and range");
+  const MixedRadix mr = mixed_radix(plan.moduli, std::max(max_shift(a), max_shift(b)));
+  const size_t count = plan.moduli.size(), plane = m * n;
+
+  WideIntegerMatrix c;
+  c.rows = m;
+  c.cols = n;
+  c.words = mr.product.size();
+  c.magnitude.assign(m * n * c.words, 0);
+  c.negative.assign(m * n, 0);
+  // Residues of C, modulus by modulus, every element written before it is read: left
+  // uninitialised (zeroing them would cost a sizeable part of the work outside the GEMMs).
+  const std::unique_ptr<double[]> residues(new double[count * plane]);
+  if (plan.small.empty()) dgemm_residues(a, b, mr, residues.get());
+  else int8_residue_gemm(a, transposed(b), mr.moduli, plan.small, residues.get());
+#pragma omp parallel
+  {
+    const size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
+    const size_t first0 = plane * me / threads, last = plane * (me + 1) / threads;
     std::vector<double> digit(count * kBlock);
-    for (size_t first = row0 * n; first < (row0 + rows) * n; first += kBlock)
-      rebuild(mr, residues.get(), plane, first, std::min(kBlock, (row0 + rows) * n - first), digit, c);
+    for (size_t first = first0; first < last; first += kBlock)
+      rebuild(mr, residues.get(), plane, first, std::min(kBlock, last - first), digit, c);
   }
   return c;
 }

@@ -1,11 +1,14 @@
 // The exact product of two matrices of wide integers by the Chinese remainder theorem.
 //
-// The product is computed modulo primes p with K * ((p - 1) / 2)^2 <= 2^53, one OpenBLAS DGEMM
-// per prime: the operands' balanced residues are at most (p - 1) / 2 in magnitude, so every
-// product and every partial sum of K of them is an integer of at most 2^53, exact in FP64 in any
-// summation order. Garner's algorithm then rebuilds each element from its residues. The work is
-// linear in the bits of the result (about 22 bits per DGEMM at K = 1024), where cutting the
-// operands into slices is quadratic in them. docs/exact.md has the derivation.
+// In the int8 mode (K < 2^17 and results up to about 350 bits) the product is computed modulo
+// pairwise coprime moduli up to 256, one exact int8 GEMM each (exact/int8_residue_gemm), joined
+// three by three into moduli below 2^24. Otherwise it is computed modulo primes p with
+// K * ((p - 1) / 2)^2 <= 2^53, one OpenBLAS DGEMM per prime: the operands' balanced residues are at
+// most (p - 1) / 2 in magnitude, so every product and every partial sum of K of them is an integer
+// of at most 2^53, exact in FP64 in any summation order. Garner's algorithm then rebuilds each
+// element from its residues. The work is linear in the bits of the result (about 8 bits per int8
+// GEMM, 22 per DGEMM at K = 1024), where cutting the operands into slices is quadratic in them.
+// docs/exact.md has the derivation.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -29,12 +32,17 @@ struct WideIntegerMatrix {
   std::span<const uint64_t> at(size_t idx) const { return {magnitude.data() + idx * words, words}; }
 };
 
-// The primes a product of depth k needs when every element is below 2^bits in magnitude (0 when
-// k is beyond what this method handles).
-int crt_moduli_count(size_t k, long bits);
+// How crt_gemm computes a product of depth k whose elements are below 2^bits in magnitude:
+// `gemms` products of residue matrices (int8 GEMMs in the int8 mode, else DGEMMs) and `moduli`
+// moduli for Garner's algorithm; no moduli when k or bits is beyond what this method handles.
+struct CrtPlan {
+  int gemms = 0, moduli = 0;
+  bool int8 = false;
+};
+CrtPlan crt_plan(size_t k, long bits);
 
 // a * b exactly, given that every element of it is below 2^bits in magnitude. Runs on OpenMP's
-// threads; each runs single-threaded DGEMMs on its own band of rows.
+// threads.
 WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits);
 
 }  // namespace ozref

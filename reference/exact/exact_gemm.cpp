@@ -285,20 +285,23 @@ void apply_specials(const Matrix<double>& a, const Matrix<double>& b, const Anal
     }
 }
 
-// The primes the modular path would use, or 0 where the direct path runs instead. Costs are
+// The residue GEMMs the modular path would run, or 0 where the direct path runs instead. Costs are
 // estimated in thread-nanoseconds per element of the product (measured with bench_exact_gemm):
-// per prime a DGEMM, the residues of both operands and Garner's steps; per product the direct
+// per GEMM (int8 or FP64) its product and operands, per modulus its residues and Garner's steps; per product the direct
 // path's exact multiply and wide add.
 int choose_method(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an, ExactMethod method) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
   if (method == ExactMethod::Direct || an.bits == 0 || m * n == 0) return 0;
-  const int moduli = crt_moduli_count(k, an.bits);
-  const double bytes = moduli * (8.0 * m * n + 8.0 * k * n) + 18.0 * (m * k + k * n) + 8.0 * m * n * (an.bits / 64 + 3);
-  if (!moduli || bytes > kMaxModularBytes) return 0;
-  if (method == ExactMethod::Modular) return moduli;
-  const double modular_cost = moduli * (0.04 * k + 3.0 * k * (1.0 / m + 1.0 / n) + 2.0) + 1.5 * moduli * moduli;
+  const CrtPlan plan = crt_plan(k, an.bits);
+  const double residue_bytes = plan.int8 ? 3.0 * (m * k + k * n) + 12.0 * m * n + 10.0 * k * n : 8.0 * k * n * plan.gemms;
+  const double bytes = plan.moduli * 8.0 * m * n + residue_bytes + 18.0 * (m * k + k * n) + 8.0 * m * n * (an.bits / 64 + 3);
+  if (!plan.moduli || bytes > kMaxModularBytes) return 0;
+  if (method == ExactMethod::Modular) return plan.gemms;
+  const double per_gemm = plan.int8 ? 0.006 * k + 1.0 * k * (1.0 / m + 1.0 / n) + 1.0 : 0.04 * k + 3.0 * k * (1.0 / m + 1.0 / n) + 2.0;
+  const double per_modulus = plan.int8 ? 3.0 * k * (1.0 / m + 1.0 / n) + 2.0 : 0;
+  const double modular_cost = plan.gemms * per_gemm + plan.moduli * per_modulus + 1.5 * plan.moduli * plan.moduli;
   const double direct_cost = 25.0 * k;
-  return modular_cost < direct_cost ? moduli : 0;
+  return modular_cost < direct_cost ? plan.gemms : 0;
 }
 
 }  // namespace

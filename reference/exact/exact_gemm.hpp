@@ -22,7 +22,7 @@ struct ExactProduct {
   std::vector<double> residual;   // the exact E - nearest rounded to FP64 (0 if nearest is not finite)
   std::vector<uint8_t> residual_exact;  // 1 when E == nearest + residual exactly
   std::vector<float> nearest_fp32;      // the exact element rounded once to FP32, nearest-even
-  int moduli = 0;                       // primes the modular path used (0 when the direct path ran)
+  int moduli = 0;                       // residue GEMMs of the modular path (0 when the direct path ran)
   bool direct_path = false;
 };
 

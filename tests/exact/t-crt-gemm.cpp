@@ -86,3 +86,48 @@ TEST_CASE("crt gemm: elements at the range bound of both signs, and exact cancel
   }
   cases.report(3 * 6);
 }
+
+// The int8 mode's own bounds: at K = 2^17 - 1 every residue modulo 256 is -128 (the values +-128 and
+// 255 * 128 all are), so each int32 sum of that GEMM is K * 2^14 = 2^31 - 2^14, the most the mode
+// allows; one more K leaves the int8 mode for DGEMMs. Both against checked sums.
+TEST_CASE("crt gemm: int8 mode at its largest depth, residues at the edge of int8", "[exact]") {
+  CaseCount cases("elements (int8 depth limit)");
+  for (size_t k : {size_t{131071}, size_t{131072}}) {
+    INFO("K = " << k);
+    CHECK(crt_plan(k, 40).int8 == (k < 131072));
+    ScaledIntegerMatrix a{2, k, std::vector<int64_t>(2 * k, 1), std::vector<uint16_t>(2 * k, 7)};
+    ScaledIntegerMatrix b{k, 2, std::vector<int64_t>(2 * k, 1), std::vector<uint16_t>(2 * k, 7)};
+    for (size_t kk = 0; kk < k; ++kk) {
+      a.significand[k + kk] = -1;                      // row 1: -128
+      b.significand[kk * 2 + 1] = kk % 3 ? 255 : -1;  // column 1: 255 * 128 (-2 mod 256) or -128
+    }
+    check(a, b, range_bits(k, 7 + 8), cases);
+  }
+  cases.report(2 * 4);
+}
+
+// The range where the int8 mode ends (its moduli multiply to about 2^350): products at that bound,
+// every element at its largest magnitude of both signs and random ones, then one bit more (DGEMMs).
+TEST_CASE("crt gemm: products at the int8 mode's range limit and one bit beyond", "[exact]") {
+  Rng rng(test::seed() + 21);
+  CaseCount cases("elements (int8 range limit)");
+  const size_t k = 64;
+  long limit = 100;
+  while (crt_plan(k, limit + 1).int8) ++limit;
+  CHECK(!crt_plan(k, limit + 1).int8);
+  CHECK(crt_plan(k, limit + 1).moduli > 0);
+  const int shift = int((limit - 6) / 2 - 53);  // range_bits(64, shift) <= limit
+  REQUIRE(range_bits(k, shift) <= limit);
+  const int64_t top = (int64_t{1} << 53) - 1;
+  for (long bits : {limit, limit + 1}) {
+    INFO(bits << " bits (int8 limit " << limit << ")");
+    ScaledIntegerMatrix a = random_integers(3, k, shift, rng), b = random_integers(k, 4, shift, rng);
+    for (size_t kk = 0; kk < k; ++kk) {
+      a.significand[kk] = top, a.shift[kk] = uint16_t(shift);                 // row 0: all at the top
+      a.significand[k + kk] = -top, a.shift[k + kk] = uint16_t(shift);        // row 1: its negative
+      b.significand[kk * 4] = top, b.shift[kk * 4] = uint16_t(shift);         // column 0: at the top
+    }
+    check(a, b, bits, cases);
+  }
+  cases.report(2 * 12);
+}
