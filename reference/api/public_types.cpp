@@ -71,7 +71,7 @@ SchemeInputs scheme_inputs_of(const ArrayRef& a, const ArrayRef& b) {
 
 schemes::SchemeOptions scheme_options_of(const SchemeOptions& o, bool complex) {
   return {.arch = o.arch, .op = o.op, .mode = o.mode, .crt = o.crt, .slicing = o.slicing, .accumulate = o.accumulate,
-          .moduli = o.moduli, .slices = o.slices, .complex = complex};
+          .moduli = o.moduli, .slices = o.slices, .complex = complex, .block = {}};
 }
 
 Metrics public_metrics(const AccuracyMetrics& m) {

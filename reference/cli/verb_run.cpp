@@ -1,5 +1,7 @@
 // ozref run: a scheme on the CPU emulator, every stage verified against exact arithmetic, the
 // result checked against the exact product; optionally the trace of every stage (--dump).
+#include <optional>
+
 #include "api/report_json.hpp"
 #include "api/scheme_run.hpp"
 #include "cli/report.hpp"
@@ -9,6 +11,11 @@
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
 #include "io/npy.hpp"
+#if OZREF_WITH_MPI
+#include "common/error.hpp"
+#include "mpi/distributed_run.hpp"
+#include "mpi/mpi_world.hpp"
+#endif
 
 namespace ozref::cli {
 namespace {
@@ -30,7 +37,27 @@ void print_report(std::ostream& out, const RunArgs& args, const SchemeRun& run) 
 
 }  // namespace
 
+// Under mpirun or srun: the run over every rank when it can be distributed; refused with more than
+// one rank otherwise (R copies would race on their outputs). Null: run in this process.
+std::optional<SchemeRun> run_over_ranks(const RunArgs& args) {
+#if OZREF_WITH_MPI
+  if (!mpi::active()) return std::nullopt;
+  const std::string why = mpi::why_not_distributed(args.scheme, args.complex, !args.a.empty(), !args.dump.empty());
+  if (why.empty())
+    return mpi::run_distributed({.scheme = args.scheme, .options = scheme_options_of(args), .verify = args.verify, .threads = args.threads,
+                                 .dump = {}, .seed = args.seed},
+                                args.a, args.b, args.out);
+  if (mpi::ranks() > 1) throw InputError(why + " (docs/scale.md)");
+#endif
+  (void)args;
+  return std::nullopt;
+}
+
 int run_run(const RunArgs& args, std::ostream& out) {
+  if (std::optional<SchemeRun> run = run_over_ranks(args)) {
+    print_report(out, args, *run);
+    return stages_exit_code(run->result);
+  }
   if (!args.out.empty()) check_output_file(args.out, "--out");
   if (!args.dump.empty()) prepare_output_folder(args.dump, "--dump");
   const SchemeRun run = run_named_scheme(

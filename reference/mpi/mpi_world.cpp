@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <climits>
+#include <cstring>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -89,6 +90,44 @@ std::string broadcast_from_root(const std::string& text) {
   std::string out = rank() == 0 ? text : std::string(size_t(length), '\0');
   require(MPI_Bcast(out.data(), int(length), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
   return out;
+}
+
+std::vector<std::string> gather_strings_on_root(const std::string& text) {
+  const unsigned long long length = text.size();
+  std::vector<char> lengths = gather_on_root(&length, sizeof length);
+  std::vector<int> counts, offsets;
+  int total = 0;
+  for (size_t r = 0; r < lengths.size() / sizeof length; ++r) {
+    unsigned long long l = 0;
+    std::memcpy(&l, lengths.data() + r * sizeof l, sizeof l);
+    counts.push_back(int(l));
+    offsets.push_back(total);
+    total += int(l);
+  }
+  std::vector<char> all(size_t(total) + 1);
+  require(MPI_Gatherv(text.data(), int(text.size()), MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD),
+          "MPI_Gatherv");
+  std::vector<std::string> out;
+  for (size_t r = 0; r < counts.size(); ++r) out.emplace_back(all.data() + offsets[r], size_t(counts[r]));
+  return out;
+}
+
+void max_within_group(std::vector<double>& values, int group) {
+  MPI_Comm comm;
+  require(MPI_Comm_split(MPI_COMM_WORLD, group, rank(), &comm), "MPI_Comm_split");
+  const int code = MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Comm_free(&comm);
+  require(code, "MPI_Allreduce");
+}
+
+void stop_at_first_fault(uint64_t at, const std::string& message) {
+  unsigned long long first = 0;
+  const unsigned long long mine = at;
+  require(MPI_Allreduce(&mine, &first, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (first == UINT64_MAX) return;
+  on_every_rank([&] {  // the lowest rank among those at the first fault gives its words
+    if (mine == first) throw InputError(message);
+  });
 }
 
 }  // namespace ozref::mpi

@@ -3,6 +3,7 @@
 // no MPI runtime in the way; under a launcher `exact` and `check` run distributed for any number
 // of ranks, 1 included. Built only when CMake finds an MPI (OZREF_WITH_MPI).
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -39,5 +40,17 @@ std::vector<char> gather_on_root(const void* bytes, size_t size);
 
 // Rank 0's string, on every rank.
 std::string broadcast_from_root(const std::string& text);
+
+// Each rank's string, in rank order on rank 0 (elsewhere: empty); the strings may differ in length.
+std::vector<std::string> gather_strings_on_root(const std::string& text);
+
+// Element-wise maxima of `values` over the ranks that give the same `group` (collective over every
+// rank; each group's ranks give equally long vectors).
+void max_within_group(std::vector<double>& values, int group);
+
+// Agrees on the faults the ranks found (collective): when any rank found one (`at` below
+// UINT64_MAX), every rank throws an InputError with the message of the fault at the least `at`
+// (ties: the lowest rank's), the one a single process meets first.
+void stop_at_first_fault(uint64_t at, const std::string& message);
 
 }  // namespace ozref::mpi

@@ -17,6 +17,7 @@ Scheme ozaki2_entry(Ozaki2Variant v, const SchemeOptions& x, size_t m, size_t n,
   o.moduli = x.moduli;
   o.arch = x.arch;
   o.op = x.op;
+  o.block = x.block;
   if (!x.mode.empty()) o.mode = parse_scaling(x.mode);
   if (!x.crt.empty()) o.crt = parse_crt(x.crt);
   return ozaki2_scheme(o, m, n, k, x.complex ? 2 : 1);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "schemes/pipeline/block_frame.hpp"
 #include "schemes/pipeline/scheme.hpp"
 
 namespace ozref::schemes {
@@ -18,6 +19,8 @@ struct SchemeOptions {
   std::string op, mode, crt, slicing, accumulate;
   size_t moduli = 0, slices = 0;
   bool complex = false;
+  // Not an option: the block of C a distributed run computes (the ozaki2 schemes take it).
+  BlockFrame block;
 
   // The options given, as a manifest records them.
   nlohmann::json to_json() const;

@@ -7,6 +7,7 @@
 
 #include "common/matrix.hpp"
 #include "exact/metrics.hpp"
+#include "schemes/pipeline/block_frame.hpp"
 
 namespace ozref::schemes {
 
@@ -29,6 +30,7 @@ struct StageReport {
   bool has_contract = true;        // false: nothing of its own to check (Stage::has_contract)
   size_t violations = 0;
   std::string first_violation;
+  ViolationKey first_at;           // where the first lies (a distributed run keeps the ranks' least)
   std::vector<std::string> notes;  // per-part summaries, e.g. "modulus 443 GEMM 2: 17 of 64 elements not exact"
   double seconds = 0;              // compute
   double verify_seconds = 0;
@@ -38,12 +40,12 @@ struct StageReport {
   bool verified() const { return checked && violations == 0; }
   // Verified where the stage has a contract; a stage without one only needs to raise nothing.
   bool holds() const { return violations == 0 && (checked || !has_contract); }
-  void violate(const std::string& what) {
-    if (violations++ == 0) first_violation = what;
+  void violate(const std::string& what, ViolationKey at = {}) {
+    if (violations++ == 0) first_violation = what, first_at = at;
   }
   // The violations of a part checked on its own (in parallel), after this report's own.
   void absorb(const StageReport& later) {
-    if (violations == 0) first_violation = later.first_violation;
+    if (violations == 0) first_violation = later.first_violation, first_at = later.first_at;
     violations += later.violations;
     for (const std::string& n : later.notes) note(n);
     condition_checked = condition_checked || later.condition_checked;

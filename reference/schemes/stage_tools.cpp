@@ -15,11 +15,18 @@ std::string index3(size_t t, size_t i, size_t j) {
   return "[" + std::to_string(t) + "][" + std::to_string(i) + "][" + std::to_string(j) + "]";
 }
 
-void require_finite(MatrixView<double> m, const char* scheme, const char* name) {
+std::string non_finite_message(const std::string& scheme, const char* name, size_t i, size_t j) {
+  return scheme + ": " + name + "[" + std::to_string(i) + "," + std::to_string(j) + "] is not finite; the scheme needs finite inputs";
+}
+
+size_t first_non_finite(MatrixView<double> m) {
   for (size_t i = 0; i < m.size(); ++i)
-    if (!std::isfinite(m.data[i]))
-      throw InputError(std::string(scheme) + ": " + name + "[" + std::to_string(i / m.cols) + "," +
-                       std::to_string(i % m.cols) + "] is not finite; the scheme needs finite inputs");
+    if (!std::isfinite(m.data[i])) return i;
+  return m.size();
+}
+
+void require_finite(MatrixView<double> m, const char* scheme, const char* name) {
+  if (const size_t i = first_non_finite(m); i < m.size()) throw InputError(non_finite_message(scheme, name, i / m.cols, i % m.cols));
 }
 
 mpz_class mpz_from_int128(__int128 v) {

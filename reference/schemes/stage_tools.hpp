@@ -26,6 +26,9 @@ void words_from_mpz(const mpz_class& x, int64_t* words, size_t count);
 
 // InputError "<scheme>: <name>[i,j] is not finite; ..." for the first NaN or infinity.
 void require_finite(MatrixView<double> m, const char* scheme, const char* name);
+// That message for element (i, j); the index of the first NaN or infinity (C order), or m.size().
+std::string non_finite_message(const std::string& scheme, const char* name, size_t i, size_t j);
+size_t first_non_finite(MatrixView<double> m);
 
 // "[t][i][j]" for violation messages.
 std::string index3(size_t t, size_t i, size_t j);

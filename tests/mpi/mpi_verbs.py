@@ -1,13 +1,15 @@
 #!/usr/bin/python3
-"""`mpirun -n R ozref exact|check` against one process (docs/scale.md): byte-identical C files,
-identical reports, and bad input refused by every rank with one process's message and exit 2,
+"""`mpirun -n R ozref exact|check|run` against one process (docs/scale.md): byte-identical C files,
+identical reports (run's with its timings masked), and bad input refused by every rank with one process's message and exit 2,
 leaving no file behind. The one-process results are checked against exact rationals
 (fractions.Fraction, whose float() rounds correctly) on the cases without special values.
 
 usage: mpi_verbs.py OZREF RANKS WORKDIR [SEED]
 """
 import fractions
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -88,6 +90,39 @@ def compare_verbs(name, a, b, c_perturbed, oracle=False):
             expect(serial[0] == 0 and ranked[:2] == serial[:2], f"{name}: check {precision} {flags} on {RANKS} ranks: {ranked} vs {serial}")
 
 
+def untimed_text(report):  # run's text without its timings: the stage table's seconds, the pipeline line
+    lines = []
+    for line in report.splitlines():
+        if line.startswith("  pipeline:"):
+            continue
+        lines.append(re.sub(r"\s+[0-9.]+$", "", line) if re.match(r"^  \S+\s+(yes|no)\s", line) else line)
+    return "\n".join(lines)
+
+
+def untimed_json(report):
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if "seconds" not in k}
+        return [strip(v) for v in x] if isinstance(x, list) else x
+    return strip(json.loads(report))
+
+
+def compare_run(name, a, b):
+    """run (text and --json, accurate and fast scaling) distributed against one process."""
+    for options in ([], ["--mode", "fast", "--moduli", "3"]):
+        tag = "-".join(options) or "accurate"
+        serial = run(["run", "--a", a, "--b", b, "--out", path(f"{name}-run-serial.npy")] + options, ranks=False)
+        ranked = run(["run", "--a", a, "--b", b, "--out", path(f"{name}-run-ranks.npy")] + options)
+        expect(serial[0] == 0 and ranked[0] == 0, f"{name}: run {tag} exits 0 (serial {serial[0]}: {serial[2].strip()}; ranks {ranked[0]}: {ranked[2].strip()})")
+        if serial[0] != 0 or ranked[0] != 0:
+            continue
+        expect(untimed_text(ranked[1]) == untimed_text(serial[1]), f"{name}: run {tag} report on {RANKS} ranks:\n{ranked[1]}\nvs\n{serial[1]}")
+        expect(same_files(path(f"{name}-run-serial.npy"), path(f"{name}-run-ranks.npy")), f"{name}: run {tag}'s C from {RANKS} ranks byte-identical")
+        serial = run(["run", "--a", a, "--b", b, "--json"] + options, ranks=False)
+        ranked = run(["run", "--a", a, "--b", b, "--json"] + options)
+        expect(serial[0] == ranked[0] == 0 and untimed_json(ranked[1]) == untimed_json(serial[1]), f"{name}: run {tag} --json on {RANKS} ranks: {ranked} vs {serial}")
+
+
 def perturbed(rng, e):
     c = e.copy()
     flat = c.reshape(-1)
@@ -135,6 +170,14 @@ def bad_input_cases(rng):
     yield "check: C of the wrong shape", ["check", "--a", a, "--b", b, "--c", wrong_c]
     yield "check: missing C", ["check", "--a", a, "--b", b, "--c", path("absent.npy")]
     yield "check: truncated C", ["check", "--a", a, "--b", b, "--c", truncated]
+    yield "run: truncated B", ["run", "--a", a, "--b", truncated, "--out", path("never.npy")]
+    yield "run: out in a missing folder", ["run", "--a", a, "--b", b, "--out", path("no/such/folder/c.npy")]
+    yield "run: unknown option value", ["run", "--a", a, "--b", b, "--mode", "sloppy", "--out", path("never.npy")]
+    # non-finite operands: A's first in C order, else B's first in C order (here in B's last column)
+    a_nan, b_nan = wide(rng, (5, 6), 5), wide(rng, (6, 4), 5)
+    a_nan[4, 5], b_nan[0, 3], b_nan[2, 0] = np.nan, np.inf, np.nan
+    yield "run: NaN in A's last row", ["run", "--a", save("nan-a.npy", a_nan), "--b", save("nan-b.npy", b_nan), "--out", path("never.npy")]
+    yield "run: B's first infinity", ["run", "--a", a, "--b", path("nan-b.npy"), "--out", path("kept.npy")]
 
 
 def compare_bad_input(name, args):
@@ -160,6 +203,8 @@ def main():
     print(f"mpi_verbs: {RANKS} ranks, seed {SEED}")
     for name, a, b, oracle, approx in good_cases(rng):
         compare_verbs(name, a, b, perturbed(rng, np.nan_to_num(approx)), oracle)
+        if name != "specials":  # the schemes take finite operands (bad_input_cases has the others)
+            compare_run(name, a, b)
     for name, args in bad_input_cases(rng):
         compare_bad_input(name, args)
     # A fault on one rank only (MPMD: the last rank is given a truncated B): every rank stops
@@ -173,13 +218,18 @@ def main():
         lines = [line for line in r.stderr.splitlines() if line.startswith("ozref ")]
         expect(r.returncode == 2 and lines == [serial[2].strip()], f"fault on rank {RANKS - 1} only: exit {r.returncode}, {lines}")
         expect(not os.path.exists(path("never.npy")) and leftovers() == [], "fault on one rank: no output, no temporary file")
-    # The verbs that are not distributed run on one rank and refuse more (R copies would race).
-    rc, _, err = run(["run", "--m", "4", "--n", "4", "--k", "8", "--json"])
-    refusal = [line for line in err.splitlines() if line.startswith("ozref ")]
-    if RANKS == 1:
-        expect(rc == 0, f"run on 1 rank runs as in one process (exit {rc}: {err.strip()})")
-    else:
-        expect(rc == 2 and len(refusal) == 1 and "runs in one process" in refusal[0], f"run on {RANKS} ranks refused: {rc}, {refusal}")
+    # What is not distributed runs on one rank and is refused on more (R copies would race).
+    a, b = path("o-a.npy"), path("o-b.npy")
+    for what, args in (("generated operands", ["run", "--m", "4", "--n", "4", "--k", "8", "--json"]),
+                       ("--dump", ["run", "--a", a, "--b", b, "--dump", path("trace")]),
+                       ("another scheme", ["run", "--scheme", "ozaki1-int8", "--a", a, "--b", b]),
+                       ("verify-trace", ["verify-trace", path("trace")])):
+        rc, _, err = run(args)
+        refusal = [line for line in err.splitlines() if line.startswith("ozref ")]
+        if RANKS == 1:
+            expect(rc == 0 or what == "verify-trace", f"{what} on 1 rank runs as in one process (exit {rc}: {err.strip()})")
+        else:
+            expect(rc == 2 and len(refusal) == 1 and "in one process" in refusal[0], f"{what} on {RANKS} ranks refused: {rc}, {refusal}")
     print(f"  mpi_verbs: {RANKS} ranks: {cases} cases (seed {SEED}), {len(failures)} failed")  # as .ci/run collects counts
     return 1 if failures else 0
 

@@ -208,7 +208,8 @@ const mma::InstructionSpec& scheme_int8_instruction(const std::string& arch_name
 
 template <typename T>
 size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns,
-                       std::span<const uint32_t> c, const std::string& label, StageReport& report) {
+                       std::span<const uint32_t> c, const std::string& label, StageReport& report, const BlockFrame& frame,
+                       ViolationKey at) {
   // INT8 operands are read with the instruction's signedness (u8: the byte's unsigned value).
   const bool int8 = g.format() == LowpFormat::Int8;
   auto type = [&](bool is_signed) {
@@ -223,17 +224,19 @@ size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T*
     const int64_t got = g.integer_output(c[v]);
     if (got == exact[v]) continue;
     ++wrong;
-    report.violate(label + " C" + index3(0, v / n, v % n) + " = " +
-                   (got == kNotInteger ? "a non-integer (bits " + hex32(c[v]) + ")" : std::to_string(got)) +
-                   ", exact " + std::to_string(exact[v]));
+    at.element = frame.c_element(0, v / n, v % n, m, n);
+    report.violate(label + " C" + index3(0, frame.row(v / n), frame.col(v % n)) + " = " +
+                       (got == kNotInteger ? "a non-integer (bits " + hex32(c[v]) + ")" : std::to_string(got)) + ", exact " +
+                       std::to_string(exact[v]),
+                   at);
   }
-  if (wrong) report.note(label + ": " + std::to_string(wrong) + " of " + std::to_string(m * n) + " elements not exact");
+  if (wrong) report.note(label + ": " + std::to_string(wrong) + " of " + std::to_string(frame.whole_m(m) * frame.whole_n(n)) + " elements not exact");
   return wrong;
 }
 
 template size_t check_lowp_gemm(const LowpGemm&, size_t, size_t, size_t, const int8_t*, const int8_t*, bool,
-                                std::span<const uint32_t>, const std::string&, StageReport&);
+                                std::span<const uint32_t>, const std::string&, StageReport&, const BlockFrame&, ViolationKey);
 template size_t check_lowp_gemm(const LowpGemm&, size_t, size_t, size_t, const int16_t*, const int16_t*, bool,
-                                std::span<const uint32_t>, const std::string&, StageReport&);
+                                std::span<const uint32_t>, const std::string&, StageReport&, const BlockFrame&, ViolationKey);
 
 }  // namespace ozref::schemes

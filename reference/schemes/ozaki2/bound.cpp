@@ -38,29 +38,34 @@ void Bound::verify(const Arrays& in, const Arrays& out, size_t, Verify level, St
   const Magnitudes a = magnitudes(in.get({kInputStage, "a"}), s.S, s.m, s.k);
   const Magnitudes b = magnitudes(in.get({kInputStage, "b"}), s.S, s.k, s.n);
   const int bits = bound_bits(s.lowp.format());
+  const BlockFrame& f = s.o.block;  // a distributed run's block: lines named as in the whole A and B
+  // Line `line` (of the whole A or B) in check `check` (0: A, 1: B): its exponent, then its elements.
   auto check_line = [&](const char* side, size_t line, int u, auto&& element, const int8_t* operand, size_t count, size_t step) {
+    const uint64_t check = side[0] == 'B', first = uint64_t(line) * (count + 1);
     long double largest = 0;
     for (size_t v = 0; v < count; ++v) largest = std::max(largest, std::fabs(static_cast<long double>(element(v))));
     const long double top = std::ldexp(largest, u);
     if (largest != 0 && !(top >= std::ldexp(1.0L, bits - 1) && top < std::ldexp(1.0L, bits)))
       report.violate(std::string(side) + " line " + std::to_string(line) + ": exponent " + std::to_string(u) + " does not put its maximum in [2^" +
-                     std::to_string(bits - 1) + ", 2^" + std::to_string(bits) + ")");
+                         std::to_string(bits - 1) + ", 2^" + std::to_string(bits) + ")",
+                     {0, check, first});
     for (size_t v = 0; v < count; ++v) {
       const long double ceiling = std::ceil(std::ldexp(std::fabs(static_cast<long double>(element(v))), u));
       const int got = operand[v * step];
       bool next_held = got >= ceiling;
       for (int x = static_cast<int>(ceiling); next_held && x < got; ++x) next_held = !s.lowp.representable(x);
       if (!next_held || !s.lowp.representable(got))
-        report.violate(std::string(side) + " operand " + index3(0, line, v) + " = " + std::to_string(got) + " is not ceil(|x| 2^u) in the format");
+        report.violate(std::string(side) + " operand " + index3(0, line, v) + " = " + std::to_string(got) + " is not ceil(|x| 2^u) in the format",
+                       {0, check, first + 1 + v});
     }
   };
   const int32_t *u = out.data<int32_t>(ref("row_exp")), *w = out.data<int32_t>(ref("col_exp"));
   const int8_t *oa = out.data<int8_t>(ref("a")), *ob = out.data<int8_t>(ref("b"));
-  for (size_t i = 0; i < s.m; ++i) check_line("A", i, u[i], [&](size_t v) { return a.view(i, v); }, &oa[i * s.k], s.k, 1);
-  for (size_t j = 0; j < s.n; ++j) check_line("B", j, w[j], [&](size_t v) { return b.view(v, j); }, &ob[j * s.k], s.k, 1);
+  for (size_t i = 0; i < s.m && f.checks_a; ++i) check_line("A", f.row(i), u[i], [&](size_t v) { return a.view(i, v); }, &oa[i * s.k], s.k, 1);
+  for (size_t j = 0; j < s.n && f.checks_b; ++j) check_line("B", f.col(j), w[j], [&](size_t v) { return b.view(v, j); }, &ob[j * s.k], s.k, 1);
   if (level == Verify::Full)
     check_lowp_gemm(s.lowp, s.m, s.n, s.k, oa, ob, true, std::span<const uint32_t>(out.data<uint32_t>(ref("c")), s.m * s.n),
-                    "bound GEMM |A|'|B|'", report);
+                    "bound GEMM |A|'|B|'", report, f, {0, 2, 0});
 }
 
 std::optional<GemmElement> Bound::gemm_element(const Arrays&, const Arrays& out, std::string_view array, size_t flat) const {

@@ -89,20 +89,22 @@ void CrtStage::verify(const Arrays& in, const Arrays& out, size_t, Verify, Stage
       const size_t o = at / mn, v = at % mn;
       int32_t r[64];
       gather(s, residues, o, v, r);
-      const std::string where = "C'" + index3(o, v / s.n, v % s.n);
+      const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole C
+      const std::string where = "C'" + index3(o, f.row(v / s.n), f.col(v % s.n));
+      const ViolationKey key{0, 0, f.c_element(o, v / s.n, v % s.n, s.m, s.n)};
       if (dd(s)) {
         const mpq_class got = mpq_class(out.data<double>(ref("hi"))[at]) + mpq_class(out.data<double>(ref("lo"))[at]);
         if (abs(got - mpq_class(s.crt.exact(r))) > mpq_class(s.crt.product()) / (mpz_class(1) << 48))
-          part.violate(where + " (dd) is more than 2^-48 P from the exact integer");
+          part.violate(where + " (dd) is more than 2^-48 P from the exact integer", key);
         continue;
       }
       const mpz_class value = mpz_from_words(&out.data<int64_t>(ref("c"))[at * words], words);
       for (size_t t = 0; t < s.N; ++t)
         if (mpz_fdiv_ui(mpz_class(value - r[t]).get_mpz_t(), static_cast<unsigned long>(s.moduli[t])) != 0) {
-          part.violate(where + " is not congruent to its residue mod " + std::to_string(s.moduli[t]));
+          part.violate(where + " is not congruent to its residue mod " + std::to_string(s.moduli[t]), key);
           break;
         }
-      if (2 * abs(value) > s.crt.product()) part.violate(where + " is outside (-P/2, P/2]");
+      if (2 * abs(value) > s.crt.product()) part.violate(where + " is outside (-P/2, P/2]", key);
     }
   });
 }

@@ -41,7 +41,8 @@ void check_crt_bound(const Setup& s, const double* a, const double* b, StageRepo
     for (size_t j = 0; j < n; ++j)
       if (!within_crt_range(ma, mb, k, n, i, j, std::sqrt(ra[i] * cb[j]), half_p)) {
         report.condition_held = false;
-        report.violate("the CRT bound sum |A'||B'| < P/2 fails at C" + index3(0, i, j));
+        const BlockFrame& f = s.o.block;
+        report.violate("the CRT bound sum |A'||B'| < P/2 fails at C" + index3(0, f.row(i), f.col(j)), {0, 2, f.c_element(0, i, j, m, n)});
         return;
       }
 }

@@ -77,10 +77,13 @@ void Gemm::verify(const Arrays& in, const Arrays& out, size_t t, Verify, StageRe
     for (size_t g = 0; g < terms; ++g) {
       const Operands x = operands(s, in, t, q, g);
       const std::span<const uint32_t> d(c + (q * terms + g) * mn, mn);
+      const ViolationKey at{t, q * terms + g, 0};
       if (x.wide)
-        check_lowp_gemm(s.lowp, s.m, s.n, s.k, static_cast<const int16_t*>(x.a), static_cast<const int16_t*>(x.b), true, d, label(s, t, q, g), report);
+        check_lowp_gemm(s.lowp, s.m, s.n, s.k, static_cast<const int16_t*>(x.a), static_cast<const int16_t*>(x.b), true, d, label(s, t, q, g),
+                        report, s.o.block, at);
       else
-        check_lowp_gemm(s.lowp, s.m, s.n, s.k, static_cast<const int8_t*>(x.a), static_cast<const int8_t*>(x.b), true, d, label(s, t, q, g), report);
+        check_lowp_gemm(s.lowp, s.m, s.n, s.k, static_cast<const int8_t*>(x.a), static_cast<const int8_t*>(x.b), true, d, label(s, t, q, g),
+                        report, s.o.block, at);
     }
 }
 

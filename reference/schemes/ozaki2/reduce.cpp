@@ -56,9 +56,11 @@ void Reduce::verify(const Arrays& in, const Arrays& out, size_t t, Verify, Stage
         sum += mp.terms()[g].weight * (output % mod);
       }
       const int32_t value = r[at];
-      if (!integral || value < -(mod / 2) || value > (mod - 1) / 2 || (sum - value) % mod != 0)
-        part.violate(mp.name() + " C" + index3(t, v / s.n, v % s.n) + ": residue " + std::to_string(value) +
-                     (integral ? " is not the weighted sum of the GEMM outputs mod m" : " from a non-integer GEMM output"));
+      if (integral && value >= -(mod / 2) && value <= (mod - 1) / 2 && (sum - value) % mod == 0) continue;
+      const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole C
+      part.violate(mp.name() + " C" + index3(t, f.row(v / s.n), f.col(v % s.n)) + ": residue " + std::to_string(value) +
+                       (integral ? " is not the weighted sum of the GEMM outputs mod m" : " from a non-integer GEMM output"),
+                   {t, 0, f.c_element(q, v / s.n, v % s.n, s.m, s.n)});
     }
   });
 }

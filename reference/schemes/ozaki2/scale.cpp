@@ -21,7 +21,7 @@ void Scale::compute(const Arrays& in, Arrays& out, size_t) const {
   int* col = out.data<int32_t>(ref("col_shift"));
   if (s.o.mode == ScalingMode::Accurate) {
     bound_shifts(in.data<uint32_t>({Bound::kName, "c"}), s.m, s.n, in.data<int32_t>({Bound::kName, "row_exp"}),
-                 in.data<int32_t>({Bound::kName, "col_exp"}), s.log2_bound(), s.lowp, row, col);
+                 in.data<int32_t>({Bound::kName, "col_exp"}), s.log2_bound(), s.lowp, row, col, s.o.block);
     return;
   }
   const Magnitudes a = magnitudes(in.get({kInputStage, "a"}), s.S, s.m, s.k);

@@ -129,7 +129,7 @@ void bound_operands_of_columns(MatrixView<double> b, const LowpGemm& g, int* v, 
 }
 
 void bound_shifts(const uint32_t* c_hi, size_t m, size_t n, const int* u, const int* v, long double L, const LowpGemm& g,
-                  int* row_shift, int* col_shift) {
+                  int* row_shift, int* col_shift, const BlockFrame& frame) {
   // C_hi >= sum |a| 2^u |b| 2^v when the GEMM is exact (the bound stage checks that it is).
   std::vector<double> row_max(m, 0), col_max(n, 0);
   for (size_t i = 0; i < m; ++i)
@@ -139,6 +139,7 @@ void bound_shifts(const uint32_t* c_hi, size_t m, size_t n, const int* u, const 
       row_max[i] = std::max(row_max[i], c);
       col_max[j] = std::max(col_max[j], c);
     }
+  if (frame.whole_line_maxima) frame.whole_line_maxima(row_max, col_max);
   for (size_t i = 0; i < m; ++i) row_shift[i] = row_max[i] > 0 ? u[i] + half_shift(L, row_max[i]) : 0;
   for (size_t j = 0; j < n; ++j) col_shift[j] = col_max[j] > 0 ? v[j] + half_shift(L, col_max[j]) : 0;
 }

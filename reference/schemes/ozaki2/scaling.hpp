@@ -35,8 +35,9 @@ void gemmul8_fast_shifts(MatrixView<double> a, MatrixView<double> b, long double
 int bound_bits(LowpFormat f);
 void bound_operands_of_rows(MatrixView<double> a, const LowpGemm& g, int* exponent, int8_t* operands);
 void bound_operands_of_columns(MatrixView<double> b, const LowpGemm& g, int* exponent, int8_t* operands);
-// accurate, the shifts from the bound GEMM's raw outputs C_hi (m x n) and the operands' exponents.
+// accurate, the shifts from the bound GEMM's raw outputs C_hi (m x n) and the operands' exponents;
+// in a distributed run's block, from the maxima of the whole product's rows and columns of C_hi.
 void bound_shifts(const uint32_t* c_hi, size_t m, size_t n, const int* row_exponent, const int* col_exponent,
-                  long double log2_bound, const LowpGemm& g, int* row_shift, int* col_shift);
+                  long double log2_bound, const LowpGemm& g, int* row_shift, int* col_shift, const BlockFrame& frame);
 
 }  // namespace ozref::schemes

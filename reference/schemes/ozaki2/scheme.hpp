@@ -37,6 +37,7 @@ struct Ozaki2Options {
   CrtVariant crt = CrtVariant::Exact;
   Verify verify = Verify::Full;
   int threads = 0;
+  BlockFrame block;  // a distributed run's block of C (schemes/pipeline/block_frame.hpp)
 };
 
 // The largest K each variant accepts: int8 131071 (K 128^2 < 2^31); fp8 65536 (limbs of at most

@@ -70,22 +70,28 @@ void Truncate::compute(const Arrays& in, Arrays& out, size_t) const {
 }
 
 // Contract (cheap): each integer is the scaled input truncated (recomputed in 80-bit arithmetic,
-// where x 2^s is exact), and the CRT bound holds.
+// where x 2^s is exact), and the CRT bound holds. In a distributed run's block the elements are
+// named and ordered by their place in the whole A', B' and C (BlockFrame).
 void Truncate::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageReport& report) const {
   const Setup& s = *s_;
+  const BlockFrame& f = s.o.block;
   const int* row = in.data<int32_t>({Scale::kName, "row_shift"});
   const int* col = in.data<int32_t>({Scale::kName, "col_shift"});
   auto check = [&](const char* name, const double* x, const double* got, size_t rows, size_t cols, bool by_row, const int* shift) {
+    const size_t whole_rows = by_row ? f.whole_m(rows) : rows, whole_cols = by_row ? cols : f.whole_n(cols);
     parallel_check(s.S * rows * cols, report, [&](size_t v0, size_t v1, StageReport& part) {
       for (size_t v = v0; v < v1; ++v) {
         const size_t p = v / (rows * cols), i = v / cols % rows, j = v % cols;
         const long double want = std::trunc(std::ldexp(static_cast<long double>(x[v]), by_row ? shift[i] : shift[j]));
-        if (got[v] != want) part.violate(std::string(name) + index3(p, i, j) + " = " + std::to_string(got[v]) + " is not the integer of the scaled input");
+        if (got[v] == want) continue;
+        const size_t wi = by_row ? f.row(i) : i, wj = by_row ? j : f.col(j);
+        part.violate(std::string(name) + index3(p, wi, wj) + " = " + std::to_string(got[v]) + " is not the integer of the scaled input",
+                     {0, by_row ? 0u : 1u, (uint64_t(p) * whole_rows + wi) * whole_cols + wj});
       }
     });
   };
-  check("A'", in.data<double>({kInputStage, "a"}), out.data<double>(ref("a")), s.m, s.k, true, row);
-  check("B'", in.data<double>({kInputStage, "b"}), out.data<double>(ref("b")), s.k, s.n, false, col);
+  if (f.checks_a) check("A'", in.data<double>({kInputStage, "a"}), out.data<double>(ref("a")), s.m, s.k, true, row);
+  if (f.checks_b) check("B'", in.data<double>({kInputStage, "b"}), out.data<double>(ref("b")), s.k, s.n, false, col);
   check_crt_bound(s, out.data<double>(ref("a")), out.data<double>(ref("b")), report);
 }
 

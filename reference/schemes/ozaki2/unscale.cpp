@@ -125,7 +125,10 @@ void Unscale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
       const int e = -(x.row[v / s.n] + x.col[v % s.n]);
       const bool ok = x.hi ? within_dd_rounding(x.hi[at], x.lo[at], correction_value(s, x, v), e, c[at])
                            : is_correct_rounding(total(s, x, at), e, c[at]);
-      if (!ok) part.violate("C" + index3(at / mn, v / s.n, v % s.n) + (x.hi ? " is not (hi + lo) 2^e within its rounding" : " is not C' 2^e correctly rounded"));
+      if (ok) continue;
+      const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole C
+      part.violate("C" + index3(at / mn, f.row(v / s.n), f.col(v % s.n)) + (x.hi ? " is not (hi + lo) 2^e within its rounding" : " is not C' 2^e correctly rounded"),
+                   {0, 0, f.c_element(at / mn, v / s.n, v % s.n, s.m, s.n)});
     }
   });
 }

@@ -203,16 +203,7 @@ void Runner::finish(Clock::time_point start) {
     r_.c_imag = Matrix<double>(s_.m, s_.n);
     std::copy_n(computed.begin() + static_cast<long>(mn), mn, r_.c_imag.data.begin());
   }
-  r_.low_precision_gemms = s_.low_precision_gemms;
-  bool checked = false, held = true, verified = true;
-  for (const StageReport& rep : r_.stages) {
-    checked = checked || rep.condition_checked;
-    held = held && rep.condition_held;
-    verified = verified && rep.holds();
-    r_.identical = r_.identical && rep.comparison.identical();
-  }
-  r_.exactness_conditions = s_.condition_by_construction || (checked && held);
-  r_.exact = verified && r_.exactness_conditions && s_.exact_by_design;
+  settle_exactness(s_, r_);
   if (o_.measure_accuracy) {
     const Tensor &a = used_.get({kInputStage, "a"}), &b = used_.get({kInputStage, "b"});
     const StackedComplex x = real_operands(a, b, s_.parts, s_.m, s_.n, s_.k);
@@ -222,6 +213,20 @@ void Runner::finish(Clock::time_point start) {
 }
 
 }  // namespace
+
+void settle_exactness(const Scheme& s, SchemeResult& r) {
+  r.low_precision_gemms = s.low_precision_gemms;
+  bool checked = false, held = true, verified = true;
+  r.identical = true;
+  for (const StageReport& rep : r.stages) {
+    checked = checked || rep.condition_checked;
+    held = held && rep.condition_held;
+    verified = verified && rep.holds();
+    r.identical = r.identical && rep.comparison.identical();
+  }
+  r.exactness_conditions = s.condition_by_construction || (checked && held);
+  r.exact = verified && r.exactness_conditions && s.exact_by_design;
+}
 
 SchemeResult run_scheme(const Scheme& scheme, Arrays inputs, const RunOptions& options) {
   const ThreadScope threads(options.threads);

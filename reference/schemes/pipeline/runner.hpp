@@ -33,4 +33,8 @@ struct RunOptions {
 // `inputs` holds input.a and input.b (Scheme::input_specs); InputError when the scheme refuses them.
 SchemeResult run_scheme(const Scheme& scheme, Arrays inputs, const RunOptions& options);
 
+// From the result's stage reports: low_precision_gemms, exactness_conditions, exact and identical
+// (the end of run_scheme; a distributed run's, once the ranks' reports are merged).
+void settle_exactness(const Scheme& scheme, SchemeResult& result);
+
 }  // namespace ozref::schemes

@@ -1,0 +1,117 @@
+#include "mpi/distributed_run.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "api/scheme_inputs.hpp"
+#include "api/verify_level.hpp"
+#include "dist/block_reports.hpp"
+#include "exact/exact_gemm.hpp"
+#include "io/atomic_file.hpp"
+#include "mpi/merged_metrics.hpp"
+#include "mpi/mpi_world.hpp"
+#include "mpi/parallel_npy.hpp"
+#include "mpi/rank_part.hpp"
+#include "schemes/pipeline/runner.hpp"
+#include "schemes/stage_tools.hpp"
+
+namespace ozref::mpi {
+namespace {
+
+// This rank's block in the whole product: A's rows checked by the grid row's first rank, B's
+// columns by the grid column's; the accurate scaling's maxima over the grid row and column.
+schemes::BlockFrame frame_of(const RankPart& part) {
+  const int grid_row = rank() / part.grid.cols, grid_col = rank() % part.grid.cols;
+  schemes::BlockFrame f{.row0 = part.block.rows.begin, .col0 = part.block.cols.begin, .m = part.files.m, .n = part.files.n,
+                        .checks_a = grid_col == 0, .checks_b = grid_row == 0, .whole_line_maxima = {}};
+  f.whole_line_maxima = [grid_row, grid_col](std::vector<double>& row_max, std::vector<double>& col_max) {
+    max_within_group(row_max, grid_row);
+    max_within_group(col_max, grid_col);
+  };
+  return f;
+}
+
+// The ozaki2 schemes' check_inputs over every rank: the first NaN or infinity of A, else of B,
+// in C order of the whole matrices, named as one process names it.
+void require_finite_operands(const RankPart& part, const std::string& scheme) {
+  const MatrixView<double> a = part.ops.a, b = part.ops.b;
+  const size_t k = part.files.k;
+  uint64_t at = UINT64_MAX;
+  std::string message;
+  if (const size_t v = schemes::first_non_finite(a); v < a.size()) {
+    const size_t i = part.block.rows.begin + v / k;
+    at = uint64_t(i) * k + v % k;
+    message = schemes::non_finite_message(scheme, "A", i, v % k);
+  } else if (const size_t w = schemes::first_non_finite(b); w < b.size()) {
+    const size_t kk = w / b.cols, j = part.block.cols.begin + w % b.cols;
+    at = (uint64_t(1) << 62) + uint64_t(kk) * part.files.n + j;  // after every element of A
+    message = schemes::non_finite_message(scheme, "B", kk, j);
+  }
+  stop_at_first_fault(at, message);
+}
+
+// Every rank's stage reports merged on rank 0, then handed to every rank.
+std::vector<schemes::StageReport> merged_reports(const std::vector<schemes::StageReport>& mine) {
+  const std::vector<std::string> all = gather_strings_on_root(dist::block_reports_json(mine).dump());
+  std::string merged;
+  if (rank() == 0) {
+    std::vector<std::vector<schemes::StageReport>> ranks;
+    for (const std::string& text : all) ranks.push_back(dist::block_reports_from_json(nlohmann::json::parse(text)));
+    merged = dist::block_reports_json(dist::merge_block_reports(ranks)).dump();
+  }
+  return dist::block_reports_from_json(nlohmann::json::parse(broadcast_from_root(merged)));
+}
+
+}  // namespace
+
+std::string why_not_distributed(const std::string& scheme, bool complex, bool files, bool dump) {
+  if (scheme != "ozaki2-int8") return "the scheme " + scheme + " runs in one process; over MPI ranks run takes ozaki2-int8";
+  if (complex) return "--complex runs in one process; over MPI ranks run takes real products";
+  if (!files) return "generated operands run in one process; over MPI ranks run reads its operands from --a and --b";
+  if (dump) return "--dump runs in one process; over MPI ranks run writes no trace";
+  return "";
+}
+
+SchemeRun run_distributed(const SchemeRunRequest& request, const std::string& a_path, const std::string& b_path,
+                          const std::string& out_path) {
+  const auto start = std::chrono::steady_clock::now();
+  on_every_rank([&] {
+    if (rank() == 0 && !out_path.empty()) check_output_file(out_path, "--out");  // before the work, not after it
+  });
+  RankPart part;
+  on_every_rank([&] { read_rank_part(part, a_path, b_path); });
+  const size_t m = part.files.m, n = part.files.n, k = part.files.k;
+  SchemeRun run;
+  run.source = a_path + ", " + b_path;
+  schemes::Scheme block;
+  on_every_rank([&] {  // the whole product's scheme refuses what one process's refuses
+    run.scheme = schemes::build_scheme(request.scheme, request.options, m, n, k);
+    run.verify = verify_level(request.verify, m, n, k);
+    schemes::SchemeOptions options = request.options;
+    options.block = frame_of(part);
+    block = schemes::build_scheme(request.scheme, options, part.block.rows.size(), part.block.cols.size(), k);
+  });
+  require_finite_operands(part, run.scheme.name);
+  schemes::SchemeResult mine;
+  on_every_rank([&] {
+    mine = schemes::run_scheme(block, real_scheme_inputs(part.ops, a_path, b_path).arrays,
+                               {.verify = run.verify, .threads = request.threads, .measure_accuracy = false});
+  });
+  std::vector<double> times = {mine.pipeline_seconds};
+  max_within_group(times, 0);
+  MetricSums sums;
+  on_every_rank([&] { sums = measure_sums(mine.c.data, exact_gemm(part.ops.a, part.ops.b, {.threads = request.threads})); });
+  run.result.accuracy = merged_metrics(sums);
+  run.result.stages = merged_reports(mine.stages);
+  schemes::settle_exactness(run.scheme, run.result);
+  report_reads(part, 0);
+  if (!out_path.empty()) write_npy_in_parallel(out_path, m, n, part.block, mine.c.data);
+  run.result.pipeline_seconds = times[0];
+  times = {schemes::seconds_since(start)};
+  max_within_group(times, 0);
+  run.result.seconds = times[0];
+  return run;
+}
+
+}  // namespace ozref::mpi
