@@ -70,8 +70,10 @@ SchemeInputs scheme_inputs_of(const ArrayRef& a, const ArrayRef& b) {
 }
 
 schemes::SchemeOptions scheme_options_of(const SchemeOptions& o, bool complex) {
-  return {.arch = o.arch, .op = o.op, .mode = o.mode, .crt = o.crt, .slicing = o.slicing, .accumulate = o.accumulate,
-          .moduli = o.moduli, .slices = o.slices, .complex = complex, .block = {}};
+  schemes::SchemeOptions x;  // the public options have no cublas-fixedpoint@13.1 ones (mantissa bits, K-block)
+  x.arch = o.arch, x.op = o.op, x.mode = o.mode, x.crt = o.crt, x.slicing = o.slicing, x.accumulate = o.accumulate;
+  x.moduli = o.moduli, x.slices = o.slices, x.complex = complex;
+  return x;
 }
 
 Metrics public_metrics(const AccuracyMetrics& m) {

@@ -6,12 +6,16 @@
 namespace ozref::cli {
 
 void add_run_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
-  verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare")->capture_default_str();
+  verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare, gemmul8@2.0.14, cublas-fixedpoint@13.1")->capture_default_str();
   add_integer_option(verb, "--moduli", args->moduli, size_t{2}, size_t{64},
                      "ozaki2-*, rare: number of moduli (int8 2..20, default 16; fp8 2..20, default 14; fp4 2..19, default 19; rare 2..20, default by K as fp64-emu)");
   add_integer_option(verb, "--slices", args->slices, size_t{1}, size_t{64}, "ozaki1-*: number of slices p (int8 1..9, default 4; fp4 1..16, default 15)");
   verb->add_option("--slicing", args->slicing, "ozaki1-int8: ozimmu (signed w-bit slices, the default) or cublas (signed leading slice, unsigned bytes)");
   verb->add_option("--accumulate", args->accumulate, "ozaki1-*: exact (the default), fp64 (as ozIMMU) or fused (int8: one INT32 accumulator per t + u)");
+  verb->add_option("--mantissa-bits", args->mantissa_bits,
+                   "cublas-fixedpoint@13.1: bits 23..79 (cuBLAS's FIXED control; a DYNAMIC run's reported count up to 127 reproduces it; dynamic is not decoded)");
+  add_integer_option(verb, "--kblock", args->kblock, size_t{1}, size_t{2147483647},
+                     "cublas-fixedpoint@13.1: K-block size of the scales (default: the rule fitted to the H200's, docs/third-party.md)");
   verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();
   verb->add_option("--op", args->op, "the low-precision instruction (PTX op string; default: the architecture's first choice)");
   for (auto [flag, value, what] : {std::tuple{"--m", &args->m, "rows of A"}, {"--n", &args->n, "columns of B"}, {"--k", &args->k, "inner dimension"}})
@@ -34,7 +38,8 @@ schemes::SchemeOptions scheme_options_of(const RunArgs& a) {
   schemes::SchemeOptions o;
   o.arch = a.arch;
   o.op = a.op, o.mode = a.mode, o.crt = a.crt, o.slicing = a.slicing, o.accumulate = a.accumulate;
-  o.moduli = a.moduli, o.slices = a.slices;
+  o.mantissa_bits = a.mantissa_bits;
+  o.moduli = a.moduli, o.slices = a.slices, o.kblock = a.kblock;
   o.complex = a.complex;
   return o;
 }

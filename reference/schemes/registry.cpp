@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "schemes/cublas_fixedpoint/scheme.hpp"
 #include "schemes/gemmul8/scheme.hpp"
 #include "schemes/int8_on_fp4/scheme.hpp"
 #include "schemes/ozaki1/scheme.hpp"
@@ -49,6 +50,13 @@ Scheme gemmul8_entry(const SchemeOptions& x, size_t m, size_t n, size_t k) {
   return gemmul8_scheme(x.mode.empty() ? gemmul8::Mode::Accurate : gemmul8::parse_mode(x.mode), x.moduli ? x.moduli : 14, m, n, k);
 }
 
+// cuBLAS 13.1's emulation as run on the H200: its GEMMs are the sm_90 INT8 model.
+Scheme cublas_fixedpoint_entry(const SchemeOptions& x, size_t m, size_t n, size_t k) {
+  if (x.arch != "ideal" && x.arch != "sm_90")
+    throw InputError(std::string(kCublasFixedpointScheme) + " models its H200 run: --arch sm_90 only, got " + x.arch);
+  return cublas_fixedpoint_scheme(cublas_mantissa_bits(x.mantissa_bits), x.kblock, m, n, k);
+}
+
 template <typename T>
 T field(const nlohmann::json& j, const char* key, const std::string& where, bool (nlohmann::json::*is)() const noexcept, const char* type) {
   if (!(j.at(key).*is)()) throw InputError(where + ": option \"" + key + "\" must be " + type);
@@ -59,10 +67,12 @@ T field(const nlohmann::json& j, const char* key, const std::string& where, bool
 
 nlohmann::json SchemeOptions::to_json() const {
   nlohmann::json j = {{"arch", arch}};
-  for (auto [key, value] : {std::pair{"op", &op}, {"mode", &mode}, {"crt", &crt}, {"slicing", &slicing}, {"accumulate", &accumulate}})
+  for (auto [key, value] : {std::pair{"op", &op}, {"mode", &mode}, {"crt", &crt}, {"slicing", &slicing}, {"accumulate", &accumulate},
+                             {"mantissa-bits", &mantissa_bits}})
     if (!value->empty()) j[key] = *value;
   if (moduli) j["moduli"] = moduli;
   if (slices) j["slices"] = slices;
+  if (kblock) j["kblock"] = kblock;
   if (complex) j["complex"] = true;
   return j;
 }
@@ -73,11 +83,13 @@ SchemeOptions SchemeOptions::from_json(const nlohmann::json& j, const std::strin
   for (const auto& item : j.items()) {
     const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture one in a lambda
     const std::pair<const char*, std::string*> texts[] = {{"arch", &o.arch}, {"op", &o.op}, {"mode", &o.mode}, {"crt", &o.crt},
-                                                          {"slicing", &o.slicing}, {"accumulate", &o.accumulate}};
+                                                          {"slicing", &o.slicing}, {"accumulate", &o.accumulate},
+                                                          {"mantissa-bits", &o.mantissa_bits}};
     const auto text = std::find_if(std::begin(texts), std::end(texts), [&](const auto& t) { return key == t.first; });
     if (text != std::end(texts)) *text->second = field<std::string>(j, text->first, where, &nlohmann::json::is_string, "a string");
     else if (key == "moduli") o.moduli = field<size_t>(j, "moduli", where, &nlohmann::json::is_number_unsigned, "a positive integer");
     else if (key == "slices") o.slices = field<size_t>(j, "slices", where, &nlohmann::json::is_number_unsigned, "a positive integer");
+    else if (key == "kblock") o.kblock = field<size_t>(j, "kblock", where, &nlohmann::json::is_number_unsigned, "a positive integer");
     else if (key == "complex") o.complex = field<bool>(j, "complex", where, &nlohmann::json::is_boolean, "true or false");
     else throw InputError(where + ": unknown option \"" + key + "\"");
   }
@@ -109,6 +121,8 @@ const std::vector<SchemeEntry>& scheme_registry() {
        std::bind(ozaki1_entry, true, _1, _2, _3, _4)},
       {"int8-on-fp4", "an INT8 GEMM reproduced by nine FP4 GEMMs", {"op"}, false, int8_on_fp4_entry},
       {kGemmul8Scheme, "GEMMul8 v2.0.14's INT8 FP64 emulation (RIKEN-RCCS, 71296f9), bit for bit", {"moduli", "mode"}, false, gemmul8_entry},
+      {kCublasFixedpointScheme, "cuBLAS 13.1's fixed-point FP64 emulation (INT8 slices, per-K-block scales), bit for bit", {"mantissa-bits", "kblock"},
+       false, cublas_fixedpoint_entry},
   };
   return all;
 }

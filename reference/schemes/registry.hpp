@@ -17,7 +17,8 @@ namespace ozref::schemes {
 struct SchemeOptions {
   std::string arch = "ideal";
   std::string op, mode, crt, slicing, accumulate;
-  size_t moduli = 0, slices = 0;
+  std::string mantissa_bits;  // cublas-fixedpoint@13.1: "23".."127" or "dynamic" (refused)
+  size_t moduli = 0, slices = 0, kblock = 0;
   bool complex = false;
   // Not an option: the block of C a distributed run computes (the ozaki2 schemes take it).
   BlockFrame block;
