@@ -8,7 +8,8 @@
 // (the exact product of a block needs no GPU): bench/gpu_accuracy.sh.
 // Prints one JSON object per size, then a table.
 // Usage: bench_gpu_pipeline SAMPLES_DIR [n ...] (default 4096 8192 16384); OZREF_MODULI=14,16 (default);
-// OZREF_COMPLEX_MAX=8192 (the largest n of the 3M runs)
+// OZREF_COMPLEX_MAX=8192 (the largest n of the 3M runs); OZREF_SUSTAINED=1 adds each INT8 GEMM's
+// throughput after a second of back-to-back calls ("sustained_tops", stderr names each window)
 #include <cublas_v2.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -80,6 +82,33 @@ double timed(const std::function<void()>& f) {
   }
   cudaEventDestroy(start), cudaEventDestroy(stop);
   return median(t);
+}
+
+// The wall clock as "HH:MM:SS.mmm" UTC, to line a window up with an nvidia-smi log.
+std::string utc_now() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t secs = std::chrono::system_clock::to_time_t(now);
+  const long ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  char text[32];
+  std::strftime(text, sizeof text, "%H:%M:%S", std::gmtime(&secs));
+  return std::string(text) + "." + std::to_string(1000 + ms).substr(1);
+}
+
+// Seconds per call of f once the GPU has run it back to back for `warm` seconds (long enough
+// for the power limit to pull the clocks down), over the calls of the next `window` seconds.
+// A single call of a large GEMM is short enough to run at the boost clock; a pipeline of 14 is
+// not, so this is the figure to hold a pipeline's GEMM time against.
+double sustained(const std::function<void()>& f, const std::string& name, double warm = 1.0, double window = 2.0) {
+  const auto wall = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
+  for (const double t0 = wall(); wall() - t0 < warm;) f(), OZREF_CUDA(cudaDeviceSynchronize());
+  const std::string from = utc_now();
+  size_t calls = 0;
+  const double t0 = wall();
+  for (; wall() - t0 < window; ++calls) f();
+  OZREF_CUDA(cudaDeviceSynchronize());
+  const double seconds = wall() - t0;
+  std::fprintf(stderr, "sustained %s: %zu calls from %s to %s UTC\n", name.c_str(), calls, from.c_str(), utc_now().c_str());
+  return seconds / double(calls);
 }
 
 // The GEMM stage's path: cuBLASLt's INT8 GEMM then the reduce twin (what a user would pick), and
@@ -212,6 +241,7 @@ void bench_int8(size_t n, nlohmann::json& j) {
   for (const auto& [name, run] : kernels) {
     const double t = timed(run);
     j[name] = {{"seconds", t}, {"tops", ops / t * 1e-12}};
+    if (std::getenv("OZREF_SUSTAINED")) j[name]["sustained_tops"] = ops / sustained(run, name + " n=" + std::to_string(n)) * 1e-12;
   }
   j["int8_cublaslt"]["algorithm"] = algorithm;
   j["int8_wgmma"]["x_cublaslt"] = j["int8_wgmma"]["tops"].get<double>() / j["int8_cublaslt"]["tops"].get<double>();
