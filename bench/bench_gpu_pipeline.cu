@@ -64,12 +64,28 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// The wall clock as "HH:MM:SS.mmm" UTC, to line a window up with an nvidia-smi log.
+std::string utc_now() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t secs = std::chrono::system_clock::to_time_t(now);
+  const long ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  char text[32];
+  std::strftime(text, sizeof text, "%H:%M:%S", std::gmtime(&secs));
+  return std::string(text) + "." + std::to_string(1000 + ms).substr(1);
+}
+
+// Prints the UTC window of `calls` calls named `name` on stderr (bench/smi_windows.py reads it).
+void print_window(const std::string& name, size_t calls, const std::string& from) {
+  std::fprintf(stderr, "window %s: %zu calls from %s to %s UTC\n", name.c_str(), calls, from.c_str(), utc_now().c_str());
+}
+
 // Seconds of f, median of kRepeats after one warm-up, by CUDA events.
-double timed(const std::function<void()>& f) {
+double timed(const std::function<void()>& f, const std::string& name) {
   cudaEvent_t start, stop;
   OZREF_CUDA(cudaEventCreate(&start));
   OZREF_CUDA(cudaEventCreate(&stop));
   f();
+  const std::string from = utc_now();
   std::vector<double> t;
   for (int r = 0; r < kRepeats; ++r) {
     OZREF_CUDA(cudaEventRecord(start));
@@ -81,17 +97,8 @@ double timed(const std::function<void()>& f) {
     t.push_back(ms * 1e-3);
   }
   cudaEventDestroy(start), cudaEventDestroy(stop);
+  print_window(name, kRepeats, from);
   return median(t);
-}
-
-// The wall clock as "HH:MM:SS.mmm" UTC, to line a window up with an nvidia-smi log.
-std::string utc_now() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t secs = std::chrono::system_clock::to_time_t(now);
-  const long ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-  char text[32];
-  std::strftime(text, sizeof text, "%H:%M:%S", std::gmtime(&secs));
-  return std::string(text) + "." + std::to_string(1000 + ms).substr(1);
 }
 
 // Seconds per call of f once the GPU has run it back to back for `warm` seconds (long enough
@@ -107,7 +114,7 @@ double sustained(const std::function<void()>& f, const std::string& name, double
   for (; wall() - t0 < window; ++calls) f();
   OZREF_CUDA(cudaDeviceSynchronize());
   const double seconds = wall() - t0;
-  std::fprintf(stderr, "sustained %s: %zu calls from %s to %s UTC\n", name.c_str(), calls, from.c_str(), utc_now().c_str());
+  print_window(name + " sustained", calls, from);
   return seconds / double(calls);
 }
 
@@ -239,9 +246,10 @@ void bench_int8(size_t n, nlohmann::json& j) {
       {"int8_wgmma_reduced", [&] { device::wgmma_gemm_reduced(n, n, n, x8.get(), y8.get(), 251, r16.get()); }},
       {"int8_mma_sync", [&] { device::int8_gemm_mma(n, n, n, x8.get(), y8.get(), c32.get()); }}};
   for (const auto& [name, run] : kernels) {
-    const double t = timed(run);
+    const std::string label = name + " n=" + std::to_string(n);
+    const double t = timed(run, label);
     j[name] = {{"seconds", t}, {"tops", ops / t * 1e-12}};
-    if (std::getenv("OZREF_SUSTAINED")) j[name]["sustained_tops"] = ops / sustained(run, name + " n=" + std::to_string(n)) * 1e-12;
+    if (std::getenv("OZREF_SUSTAINED")) j[name]["sustained_tops"] = ops / sustained(run, label) * 1e-12;
   }
   j["int8_cublaslt"]["algorithm"] = algorithm;
   j["int8_wgmma"]["x_cublaslt"] = j["int8_wgmma"]["tops"].get<double>() / j["int8_cublaslt"]["tops"].get<double>();
@@ -268,7 +276,9 @@ void bench_complex(size_t n, const std::vector<size_t>& moduli_counts, cublasHan
   const auto* x = reinterpret_cast<const cuDoubleComplex*>(za.get());
   const auto* y = reinterpret_cast<const cuDoubleComplex*>(zb.get());
   auto* z = reinterpret_cast<cuDoubleComplex*>(zc.get());
-  j["zgemm_seconds"] = timed([&] { cublasZgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, y, int(n), x, int(n), &zero, z, int(n)); });
+  j["zgemm_seconds"] = timed(
+      [&] { cublasZgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, y, int(n), x, int(n), &zero, z, int(n)); },
+      "zgemm n=" + std::to_string(n));
   j["zgemm_tflops"] = flops / j["zgemm_seconds"].get<double>() * 1e-12;
   for (size_t N : moduli_counts) {
     Pipeline p(n, N, 2);
@@ -289,7 +299,7 @@ size_t differing_elements(const DeviceArray<double>& c, const std::vector<double
 
 // One pipeline configuration, timed, its stage times recorded by one more run.
 nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, GemmPath path, double flops, double reference_seconds) {
-  const double t = timed([&] { p.run(a, b, path, false); });
+  const double t = timed([&] { p.run(a, b, path, false); }, "ozaki2-int8 " + std::to_string(p.N) + (p.S == 2 ? " 3m " : " ") + path_name(path) + " n=" + std::to_string(p.n));
   p.seconds.clear();
   p.run(a, b, path, true);
   return {{"seconds", t}, {"tflops", flops / t * 1e-12}, {"x_cublas", reference_seconds / t}, {"stage_seconds", p.seconds}};
@@ -303,7 +313,9 @@ nlohmann::json bench_size(size_t n, const std::vector<size_t>& moduli_counts, cu
   const double flops = 2.0 * double(n) * n * n, one = 1, zero = 0;
   nlohmann::json j = {{"n", n}};
   // cuBLAS DGEMM of the row-major A B: column-major C^T = B^T A^T.
-  j["dgemm_seconds"] = timed([&] { cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, b.get(), int(n), a.get(), int(n), &zero, c.get(), int(n)); });
+  j["dgemm_seconds"] = timed(
+      [&] { cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, b.get(), int(n), a.get(), int(n), &zero, c.get(), int(n)); },
+      "dgemm n=" + std::to_string(n));
   j["dgemm_tflops"] = flops / j["dgemm_seconds"].get<double>() * 1e-12;
   const Sample sample(samples, a, b, n);
   sample.write(c, "dgemm");
