@@ -97,7 +97,7 @@ std::vector<ProbeCase> probe_cases() {
 
 }  // namespace
 
-TEST_CASE("cublas-fixedpoint@13.1 reproduces the H200 probe records bit for bit (every fixed setting; DYNAMIC at the reported count)", "[schemes]") {
+TEST_CASE("cublas-fixedpoint@13.1 reproduces the H200 probe records bit for bit: every fixed setting, DYNAMIC at the reported count", "[schemes]") {
   const test::TempDir dir("cublas-probe");
   const std::string data = data_dir() + "/cublas/";
   Tally fixed, dynamic;

@@ -221,7 +221,7 @@ TEST_CASE("runner: the dd CRT is compared bit for bit only with a subject that f
   cases.report(2);
 }
 
-TEST_CASE("runner: a computing subject's output that breaks its contract is not passed on; the later stages take the CPU's", "[trace]") {
+TEST_CASE("runner: a computing subject's output that breaks its contract is not passed on, the later stages take the CPU's", "[trace]") {
   const Config c{"int8-on-fp4", "int8-on-fp4", {}, "integers:127"};
   // 5 is no digit of S and has no E2M1 encoding as a half: the CPU's gemm could not take it.
   test::ChangingSubject faulty("limbs", [](const Stage& s, Arrays& out) { out.get(s.ref("a")).as<int8_t>()[7] = 5; }, true, true);
@@ -237,7 +237,7 @@ TEST_CASE("runner: a computing subject's output that breaks its contract is not 
   }
 }
 
-TEST_CASE("verify-trace: a different valid scaling verifies; one that breaks the exactness condition is caught", "[trace]") {
+TEST_CASE("verify-trace: a different valid scaling verifies, one that breaks the exactness condition is caught", "[trace]") {
   const test::TempDir dir("verify-scale");
   test::CaseCount cases("scalings of a trace");
   size_t chosen = 0;
