@@ -3,7 +3,8 @@
 // cublasemu<B> outputs of tests/data/third-party, from ../shared/data/third-party, on the inputs its
 // make_inputs.py writes, regenerated here) replayed through `ozref run --scheme
 // cublas-fixedpoint@13.1 --mantissa-bits B` in process and compared bit for bit, every element; the
-// K-block rule against the 210 shapes cublas_kblock_probe measured; the refusals of bad option values.
+// K-block rule against the 210 shapes cublas_kblock_probe measured and the near-2 bump against its
+// near2 lines; the refusals of bad option values.
 #include <bit>
 #include <cinttypes>
 #include <cmath>
@@ -196,6 +197,44 @@ TEST_CASE("cublas-fixedpoint@13.1's K-block rule gives every size cublas_kblock_
   }
   WARN("K-block rule against cublas_kblock_probe: " << shapes << " shapes");
   CHECK(shapes == 210);
+}
+
+namespace {
+
+// The probe's near-2 lines (cublas_kblock_probe.cu, near_two): A = a_i = 2 - 2^-6 + (i - centre)
+// 2^-step (count x 1), B = 1, 23 bits; what the recorded line says of the i whose output differs
+// from a_i, against ozref's: "near2 23: i ..." (the list) or "near2fine 23: first F count C".
+std::string near_two_line(const std::string& tag, int count, int centre, int step, const test::TempDir& dir) {
+  Matrix<double> a(static_cast<size_t>(count), 1), b(1, 1);
+  for (int i = 0; i < count; ++i) a.data[static_cast<size_t>(i)] = 2 - std::ldexp(1.0, -6) + (i - centre) * std::ldexp(1.0, -step);
+  b.data[0] = 1;
+  write_npy(dir / "a.npy", npy_from_matrix(a));
+  write_npy(dir / "b.npy", npy_from_matrix(b));
+  const Matrix<double> c = ozref_run(dir / "a.npy", dir / "b.npy", "23", 0, dir / "c.npy", a.rows, 1);
+  std::string list;
+  int first = -1, differing = 0;
+  for (int i = 0; i < count; ++i)
+    if (c.data[static_cast<size_t>(i)] != a.data[static_cast<size_t>(i)]) {
+      list += " " + std::to_string(i);
+      first = first < 0 ? i : first, ++differing;
+    }
+  return tag == "near2" ? "near2 23:" + list : "near2fine 23: first " + std::to_string(first) + " count " + std::to_string(differing);
+}
+
+}  // namespace
+
+TEST_CASE("cublas-fixedpoint@13.1's near-2 bump gives the probe's near2 and near2fine lines", "[schemes]") {
+  const test::TempDir dir("cublas-near2");
+  std::ifstream in(data_dir() + "/cublas/cublas_kblock_probe.txt");
+  REQUIRE(in);
+  std::map<std::string, std::string> recorded;
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("near2", 0) == 0) recorded[line.substr(0, line.find(' '))] = line;
+  REQUIRE(recorded.size() == 2);
+  // The threshold t = 127/64 gives "first 6145 count 1024"; 256/129 would give "first 6653 count 770".
+  CHECK(near_two_line("near2", 512, 256, 21, dir) == recorded["near2"]);
+  CHECK(near_two_line("near2fine", 8192, 6144, 22, dir) == recorded["near2fine"]);
+  WARN("near2 lines: 8704 elements at 23 bits, both lines as recorded");
 }
 
 TEST_CASE("cublas-fixedpoint@13.1 refuses bad option values with exit 2, naming the option", "[schemes]") {
