@@ -305,9 +305,11 @@ TEST_CASE("verify-trace: partial traces: missing stages are computed by the CPU 
 
 TEST_CASE("verify-trace: a GEMM fault leaves a reproducer that mma-check replays instruction by instruction", "[trace]") {
   const test::TempDir dir("verify-repro");
-  for (const Config& c : {configs()[0], configs()[5], configs()[9]}) {  // int8 mma.sync, fp8, ozaki1-int8
+  // int8 mma.sync, fp8, ozaki1-int8, cublas-fixedpoint (its GEMMs the sm_90 model's)
+  for (const Config& c : {configs()[0], configs()[5], configs()[9], configs()[16]}) {
     INFO(c.label);
-    test::ChangingSubject faulty("gemm", [](const Stage& s, Arrays& out) { plant_fault(out.get(s.ref("c"))); });
+    const bool cublas = c.scheme == "cublas-fixedpoint@13.1";
+    test::ChangingSubject faulty("gemm", [&](const Stage& s, Arrays& out) { plant_fault(out.get(s.ref(cublas ? "s" : "c"))); });
     write_trace(c, dir / c.label, &faulty);
     int code = -1;
     const nlohmann::json j = verify_trace(dir / c.label, code);
@@ -318,14 +320,16 @@ TEST_CASE("verify-trace: a GEMM fault leaves a reproducer that mma-check replays
     REQUIRE(gemm->contains("reproducer"));
     std::ostringstream out;
     cli::MmaCheckArgs args;
-    args.arch = c.options.arch;
+    args.arch = cublas ? "sm_90" : c.options.arch;
     args.gemm = (*gemm)["reproducer"].get<std::string>();
     args.json = true;
     CHECK(cli::run_mma_check(args, out) == 1);  // the subject's value is not the model's
     const nlohmann::json replay = nlohmann::json::parse(out.str());
     CHECK(replay["model"] == replay["cpu"]);
     CHECK(replay["subject"] != replay["model"]);
-    CHECK(replay["steps"].size() == 2);  // K = 40 padded to two k32 instructions
+    // K = 40 padded to two k32 instructions; cublas: the middle element of s is K-block 1's
+    // anti-diagonal 3, four blocks of 16 digits, two k32 instructions.
+    CHECK(replay["steps"].size() == 2);
   }
 }
 
