@@ -40,7 +40,7 @@ TEST_CASE("options: integers are plain decimals within their range, never wrappe
   cases.report(30);
 }
 
-TEST_CASE("options: finite numbers within their range; NaN and infinities refused", "[cli]") {
+TEST_CASE("options: finite numbers within their range, NaN and infinities refused", "[cli]") {
   const CLI::Validator phi = cli::finite_in(0, 64);
   for (const char* ok : {"0", "1", "0.5", "64", "6.4e1", "0x1p3"}) {
     INFO(ok);

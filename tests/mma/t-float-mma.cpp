@@ -140,7 +140,7 @@ TEST_CASE("sm_90 f16 HMMA keeps 25 fraction bits after alignment and truncates t
   CHECK(mma::execute(ideal, {a, b, f32(1.0f), {}, {}}) == f32(1.0f + 0x1p-22f));
 }
 
-TEST_CASE("sm_90 fp8 wgmma keeps 13 bits; sm_90 fp8 mma.sync adds C after, to nearest", "[mma]") {
+TEST_CASE("sm_90 fp8 wgmma keeps 13 bits, sm_90 fp8 mma.sync adds C after, to nearest", "[mma]") {
   const auto& wg = mma::instruction(mma::arch("sm_90"), "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3");
   const auto& ms = mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32");
   const FormatSpec& e4 = format_spec(FormatId::E4M3);

@@ -56,6 +56,9 @@ std::vector<Config> configs() {
       {"ozaki1-int8 complex", "ozaki1-int8", with([](SchemeOptions& o) { o.complex = true; })},
       {"ozaki1-fp4", "ozaki1-fp4", with([](SchemeOptions& o) { o.slices = 6, o.arch = "sm_100"; })},
       {"int8-on-fp4", "int8-on-fp4", {}, "integers:127"},
+      // Three K-blocks (16, 16, 8), each with its own scales; and a DYNAMIC count, 16 slices.
+      {"cublas-fixedpoint 55 bits", "cublas-fixedpoint@13.1", with([](SchemeOptions& o) { o.mantissa_bits = "55", o.kblock = 16; })},
+      {"cublas-fixedpoint 124 bits", "cublas-fixedpoint@13.1", with([](SchemeOptions& o) { o.mantissa_bits = "124"; })},
   };
 }
 
@@ -181,8 +184,10 @@ TEST_CASE("verify-trace: a fault planted in one stage is found at that stage and
           CHECK(found["identical"] == false);
           CHECK(found["differing_elements"].get<size_t>() >= 1);
         }
-        // A wrong bound legitimately changes the scaling and can break truncate's CRT condition.
-        const size_t last = name == "bound" ? i : j["stages"].size();
+        // A wrong bound legitimately changes the scaling and can break truncate's CRT condition; a
+        // smaller exponent of cuBLAS's scale (a function, not a choice) the slices' range.
+        const bool rescales = name == "bound" || (name == "scale" && st.kind() == StageKind::Function);
+        const size_t last = rescales ? i : j["stages"].size();
         for (size_t later = 0; later < last; ++later) {
           if (later == i) continue;
           INFO(j["stages"][later].dump());
@@ -216,7 +221,7 @@ TEST_CASE("runner: the dd CRT is compared bit for bit only with a subject that f
   cases.report(2);
 }
 
-TEST_CASE("runner: a computing subject's output that breaks its contract is not passed on; the later stages take the CPU's", "[trace]") {
+TEST_CASE("runner: a computing subject's output that breaks its contract is not passed on, the later stages take the CPU's", "[trace]") {
   const Config c{"int8-on-fp4", "int8-on-fp4", {}, "integers:127"};
   // 5 is no digit of S and has no E2M1 encoding as a half: the CPU's gemm could not take it.
   test::ChangingSubject faulty("limbs", [](const Stage& s, Arrays& out) { out.get(s.ref("a")).as<int8_t>()[7] = 5; }, true, true);
@@ -232,12 +237,18 @@ TEST_CASE("runner: a computing subject's output that breaks its contract is not 
   }
 }
 
-TEST_CASE("verify-trace: a different valid scaling verifies; one that breaks the exactness condition is caught", "[trace]") {
+TEST_CASE("verify-trace: a different valid scaling verifies, one that breaks the exactness condition is caught", "[trace]") {
   const test::TempDir dir("verify-scale");
   test::CaseCount cases("scalings of a trace");
+  size_t chosen = 0;
   for (const Config& c : configs()) {
     INFO(c.label);
-    if (!scheme_of(c).find("scale")) continue;  // int8-on-fp4 does not scale
+    // int8-on-fp4 does not scale; cuBLAS's scale is its own function of the inputs, not a choice (a
+    // changed one is a planted fault, found at its stage above).
+    const Scheme s = scheme_of(c);
+    const Stage* scale = s.find("scale");
+    if (!scale || scale->kind() != StageKind::Choice) continue;
+    ++chosen;
     for (int change : {-2, 60}) {
       test::ChangingSubject scaled("scale", [&](const Stage& s, Arrays& out) {
         for (const char* array : {"row_shift", "col_shift"}) {
@@ -263,7 +274,8 @@ TEST_CASE("verify-trace: a different valid scaling verifies; one that breaks the
       ++cases;
     }
   }
-  cases.report(2 * configs().size() - 2);
+  cases.report(2 * chosen);
+  CHECK(chosen == configs().size() - 3);
 }
 
 TEST_CASE("verify-trace: partial traces: missing stages are computed by the CPU and reported as not present", "[trace]") {
@@ -293,9 +305,11 @@ TEST_CASE("verify-trace: partial traces: missing stages are computed by the CPU 
 
 TEST_CASE("verify-trace: a GEMM fault leaves a reproducer that mma-check replays instruction by instruction", "[trace]") {
   const test::TempDir dir("verify-repro");
-  for (const Config& c : {configs()[0], configs()[5], configs()[9]}) {  // int8 mma.sync, fp8, ozaki1-int8
+  // int8 mma.sync, fp8, ozaki1-int8, cublas-fixedpoint (its GEMMs the sm_90 model's)
+  for (const Config& c : {configs()[0], configs()[5], configs()[9], configs()[16]}) {
     INFO(c.label);
-    test::ChangingSubject faulty("gemm", [](const Stage& s, Arrays& out) { plant_fault(out.get(s.ref("c"))); });
+    const bool cublas = c.scheme == "cublas-fixedpoint@13.1";
+    test::ChangingSubject faulty("gemm", [&](const Stage& s, Arrays& out) { plant_fault(out.get(s.ref(cublas ? "s" : "c"))); });
     write_trace(c, dir / c.label, &faulty);
     int code = -1;
     const nlohmann::json j = verify_trace(dir / c.label, code);
@@ -306,14 +320,16 @@ TEST_CASE("verify-trace: a GEMM fault leaves a reproducer that mma-check replays
     REQUIRE(gemm->contains("reproducer"));
     std::ostringstream out;
     cli::MmaCheckArgs args;
-    args.arch = c.options.arch;
+    args.arch = cublas ? "sm_90" : c.options.arch;
     args.gemm = (*gemm)["reproducer"].get<std::string>();
     args.json = true;
     CHECK(cli::run_mma_check(args, out) == 1);  // the subject's value is not the model's
     const nlohmann::json replay = nlohmann::json::parse(out.str());
     CHECK(replay["model"] == replay["cpu"]);
     CHECK(replay["subject"] != replay["model"]);
-    CHECK(replay["steps"].size() == 2);  // K = 40 padded to two k32 instructions
+    // K = 40 padded to two k32 instructions; cublas: the middle element of s is K-block 1's
+    // anti-diagonal 3, four blocks of 16 digits, two k32 instructions.
+    CHECK(replay["steps"].size() == 2);
   }
 }
 

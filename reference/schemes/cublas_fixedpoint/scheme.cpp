@@ -22,12 +22,18 @@ int cublas_mantissa_bits(const std::string& value) {
     throw InputError(name + ": --mantissa-bits dynamic is not modelled: how cuBLAS's DYNAMIC control chooses its bit count is not decoded "
                             "(docs/third-party.md). cuBLAS reports the count it used (cublasSetFixedPointEmulationMantissaBitCountPointer); "
                             "--mantissa-bits N with that count reproduces the DYNAMIC run's output");
-  const bool digits = !value.empty() && value.size() <= 3 && std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-  const int bits = digits ? std::stoi(value) : 0;
+  if (value.empty())
+    throw InputError(name + " needs --mantissa-bits: " + std::to_string(kMinBits) + ".." + std::to_string(kMaxFixedBits) +
+                     " (cuBLAS's FIXED control) or a count the DYNAMIC control reported (up to " + std::to_string(kMaxBits) + ")");
+  // A plain decimal, leading zeros allowed as in every integer option; more than three significant
+  // digits is out of range whatever they are.
+  const size_t first = std::min(value.find_first_not_of('0'), value.size() - 1);
+  const bool digits = std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }) && value.size() - first <= 3;
+  const int bits = digits ? std::stoi(value.substr(first)) : 0;
   if (bits < kMinBits || bits > kMaxBits)
-    throw InputError(name + ": --mantissa-bits must be " + std::to_string(kMinBits) + ".." + std::to_string(kMaxFixedBits) +
-                     " (cuBLAS's FIXED control), a count the DYNAMIC control reported (up to " + std::to_string(kMaxBits) +
-                     "), or dynamic; got " + (value.empty() ? std::string("nothing") : quoted_excerpt(value)));
+    throw InputError(name + ": --mantissa-bits must be an integer " + std::to_string(kMinBits) + ".." + std::to_string(kMaxFixedBits) +
+                     " (cuBLAS's FIXED control) or a count the DYNAMIC control reported (up to " + std::to_string(kMaxBits) + "); got " +
+                     quoted_excerpt(value));
   return bits;
 }
 

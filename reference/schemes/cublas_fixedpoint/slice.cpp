@@ -25,15 +25,17 @@ int exponent_of(const Setup& s, const Side& side, const int32_t* e, size_t v) {
   return e[kk / s.kb * (side.by_row ? s.m : s.n) + line];
 }
 
-// trunc(x 2^shift); saturated at 2^100 in magnitude (only a scale too small for x gets there: the
-// digits then break the identity and the contract reports it).
+// trunc(x 2^shift); |x| = mant 2^(ex-53) with mant < 2^53 and ex <= e, so with a right scale up =
+// ex - 53 + bits - e <= 127 - 53 = 74 and the result fits (|X| < 2^127). Saturated at 2^126 beyond
+// that (only a scale too small for x gets there: the digits then break the identity and the
+// contract reports it).
 __int128 truncated(double x, int shift) {
   if (x == 0) return 0;
   int ex = 0;
   const uint64_t mant = static_cast<uint64_t>(std::ldexp(std::frexp(std::fabs(x), &ex), 53));  // |x| = mant 2^(ex-53)
   const int up = ex - 53 + shift;
   unsigned __int128 mag = 0;
-  if (up >= 0) mag = up > 47 ? static_cast<unsigned __int128>(1) << 100 : static_cast<unsigned __int128>(mant) << up;
+  if (up >= 0) mag = up > 74 ? static_cast<unsigned __int128>(1) << 126 : static_cast<unsigned __int128>(mant) << up;
   else if (up > -64) mag = mant >> -up;
   return x < 0 ? -static_cast<__int128>(mag) : static_cast<__int128>(mag);
 }
