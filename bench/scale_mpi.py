@@ -4,9 +4,9 @@
 For each problem n:R1,R2,... : A (C order) and B (Fortran order) standard normal n x n (seed n), C
 NumPy's A @ B; then `exact` and `check --json` through the launcher on each R of the list, --threads 1
 per rank (R = 0: one process, without the launcher). Every run is capped (--cap s) and
-none starts once the whole would pass --budget s (its time guessed from the runs before it at 80 %
-efficiency), so one call fits a machine lent for a fixed time; ranks run from the most down, so the
-short runs come first. Every exact C is compared byte for byte with the first one, every check report
+none starts once the whole would pass --budget s (its time guessed from the run before it at 80 %
+efficiency), so one call fits a machine lent for a fixed time; ranks run from the most down, both
+verbs on each, so the short runs come first and a short budget cuts both verbs alike. Every exact C is compared byte for byte with the first one, every check report
 with the first one. The table (OUT/scale.md, OUT/scale.json) is rewritten after every run.
 
 usage: scale_mpi.py OUT --problem 2048:0,1,2,4,8,16 [--problem ...] [--ozref build/ozref]
@@ -105,42 +105,49 @@ class Sweep:
     def __init__(self, a):
         self.a, self.start, self.records, self.failed = a, time.monotonic(), [], 0
         self.previous = None  # the last run measured: (n, ranks, seconds)
+        self.references = {}  # (n, verb): the first C file or report
         self.header = dict(machine(), command=" ".join(shlex.quote(x) for x in sys.argv),
                            threads_per_rank=1, cap_s=a.cap, budget_s=a.budget)
         os.makedirs(a.out, exist_ok=True)
 
-    def verb(self, n, verb, names, folder, rank_counts):
-        reference = None  # the first output, which every other must equal
-        for ranks in rank_counts:  # most first; 0, one process without the launcher, last
-            record = {"n": n, "verb": verb, "ranks": ranks}
-            if time.monotonic() - self.start + self.guess(n, max(ranks, 1)) > self.a.budget:
-                self.add(dict(record, status="skipped (budget)"))
-                continue
-            out = os.path.join(folder, f"{verb}-{record['ranks']}.npy")
-            tail = ["--out", out] if verb == "exact" else ["--c", names["c"], "--json"]
-            command = ([*shlex.split(self.a.mpirun), "--bind-to", self.a.bind, "-n", str(ranks)] if ranks else []) + \
-                      [self.a.ozref, verb, "--a", names["a"], "--b", names["b"], "--threads", "1", *tail]
-            seconds, code, stdout, stderr = timed(command, self.a.cap)
-            record.update(seconds=seconds, exit=code, largest_read_bytes=largest_read(stderr))
-            if seconds is None:
-                self.add(dict(record, status=f"> {self.a.cap:g} s (capped)"))
-                continue
-            if code != 0:
-                self.failed += 1
-                self.add(dict(record, status=f"exit {code}: {stderr.strip()[-300:]}"))
-                continue
-            self.previous = (n, max(ranks, 1), seconds)
-            result = out if verb == "exact" else stdout
-            if reference is None:
-                reference, status = result, "the others compared with it"
-            elif (same_bytes(reference, result) if verb == "exact" else reference == result):
-                status = "C byte-identical" if verb == "exact" else "report identical"
-            else:
-                self.failed += 1
-                status = "DIFFERS from the first output"
-            if verb == "exact" and result != reference:
-                os.remove(result)  # 8 n^2 bytes each; the first one stays for the others
-            self.add(dict(record, status=status))
+    def problem(self, n, rank_counts):
+        """Both verbs on each R, most ranks first (0, one process without the launcher, last)."""
+        folder, names = None, None
+        for ranks in rank_counts:
+            for verb in ("exact", "check"):
+                if time.monotonic() - self.start + self.guess(n, max(ranks, 1)) > self.a.budget:
+                    self.add({"n": n, "verb": verb, "ranks": ranks, "status": "skipped (budget)"})
+                    continue
+                if folder is None:  # made only when some run of n fits the budget
+                    folder, names = make_inputs(self.a.work, n)
+                self.one(n, verb, ranks, names, folder)
+
+    def one(self, n, verb, ranks, names, folder):
+        record = {"n": n, "verb": verb, "ranks": ranks}
+        out = os.path.join(folder, f"{verb}-{ranks}.npy")
+        tail = ["--out", out] if verb == "exact" else ["--c", names["c"], "--json"]
+        command = ([*shlex.split(self.a.mpirun), "--bind-to", self.a.bind, "-n", str(ranks)] if ranks else []) + \
+                  [self.a.ozref, verb, "--a", names["a"], "--b", names["b"], "--threads", "1", *tail]
+        seconds, code, stdout, stderr = timed(command, self.a.cap)
+        record.update(seconds=seconds, exit=code, largest_read_bytes=largest_read(stderr))
+        if seconds is None:
+            return self.add(dict(record, status=f"> {self.a.cap:g} s (capped)"))
+        if code != 0:
+            self.failed += 1
+            return self.add(dict(record, status=f"exit {code}: {stderr.strip()[-300:]}"))
+        self.previous = (n, max(ranks, 1), seconds)
+        result = out if verb == "exact" else stdout
+        reference = self.references.setdefault((n, verb), result)  # the first output, which every other must equal
+        if result is reference:
+            status = "the others compared with it"
+        elif same_bytes(reference, result) if verb == "exact" else reference == result:
+            status = "C byte-identical" if verb == "exact" else "report identical"
+        else:
+            self.failed += 1
+            status = "DIFFERS from the first output"
+        if verb == "exact" and result is not reference:
+            os.remove(result)  # 8 n^2 bytes each; the first one stays for the others
+        self.add(dict(record, status=status))
 
     def guess(self, n, ranks):
         """A run's seconds from the last one measured: n^3 work spread at 80 % efficiency, at most the cap."""
@@ -196,9 +203,7 @@ def main():
     sweep = Sweep(a)
     print(json.dumps(sweep.header), flush=True)
     for n, rank_counts in a.problems:
-        folder, names = make_inputs(a.work, n)
-        for verb in ("exact", "check"):
-            sweep.verb(n, verb, names, folder, rank_counts)
+        sweep.problem(n, rank_counts)
     print(f"scale_mpi: {len(sweep.records)} runs, {sweep.failed} failed or differing; table in {a.out}/scale.md")
     return 1 if sweep.failed else 0
 
