@@ -24,6 +24,8 @@ fi
 ldd "$ozref" | grep -q 'libmpi\.so' ||
   { echo "mpi_bundle: $ozref is not built with MPI (configure with -DOZREF_MPI=ON)" >&2; exit 2; }
 
+[ ! -e "$out" ] || [ -f "$out/mpirun.sh" ] ||
+  { echo "mpi_bundle: $out exists and is not a bundle; not replacing it" >&2; exit 2; }
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/$multiarch/openmpi/lib/openmpi3" "$out/share" "$out/etc/openmpi" \
          "$out/pmix2/lib" "$out/pmix2/share"
