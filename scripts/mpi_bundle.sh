@@ -42,7 +42,7 @@ cp -r /usr/share/openmpi "$out/share/"
 grep -v '^mca_base_component_path' "$pmix_root/share/pmix-mca-params.conf" >"$out/pmix2/share/pmix-mca-params.conf"
 cp /etc/openmpi/openmpi-mca-params.conf "$out/etc/openmpi/"
 
-# Every shared library that any of these loads, but glibc's (the host's own is new enough).
+# Every shared library that any of these loads, but glibc's: the node's own must be 2.36 or newer (Debian 12's).
 glibc='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libresolv|libutil)\.so'
 elves=("$out"/bin/orte* "$out/bin/ozref" "$out"/$multiarch/openmpi/lib/openmpi3/*.so "$out"/pmix2/lib/pmix/*.so)
 ldd "${elves[@]}" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | sort -u |
