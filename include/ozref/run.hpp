@@ -16,6 +16,10 @@ struct SchemeOptions {
   std::string op = {};         // the low-precision instruction (PTX op string)
   std::string mode = {}, crt = {}, slicing = {}, accumulate = {};
   size_t moduli = 0, slices = 0;
+  // cublas-fixedpoint@13.1: the mantissa bits, "23".."127" as text, as --mantissa-bits takes them
+  // ("dynamic" is refused: its rule is not decoded); and the K-block size (0: the fitted rule).
+  std::string mantissa_bits = {};
+  size_t kblock = 0;
 };
 
 struct RunOptions {
@@ -66,7 +70,8 @@ struct RunResult {
 };
 
 // A (m x k) and B (k x n), f8 or f4; both c16 for a complex run (ozaki2-* 3M, ozaki1-* 4M).
-// Schemes: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare.
+// Schemes: ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare,
+// gemmul8@2.0.14, cublas-fixedpoint@13.1 (schemes() lists them).
 // (The default options are an overload, as for lockstep(): ozref/lockstep.hpp says why.)
 RunResult run(const std::string& scheme, const ArrayRef& a, const ArrayRef& b, const RunOptions& options);
 RunResult run(const std::string& scheme, const ArrayRef& a, const ArrayRef& b);

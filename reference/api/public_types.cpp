@@ -70,9 +70,10 @@ SchemeInputs scheme_inputs_of(const ArrayRef& a, const ArrayRef& b) {
 }
 
 schemes::SchemeOptions scheme_options_of(const SchemeOptions& o, bool complex) {
-  schemes::SchemeOptions x;  // the public options have no cublas-fixedpoint@13.1 ones (mantissa bits, K-block)
+  schemes::SchemeOptions x;
   x.arch = o.arch, x.op = o.op, x.mode = o.mode, x.crt = o.crt, x.slicing = o.slicing, x.accumulate = o.accumulate;
-  x.moduli = o.moduli, x.slices = o.slices, x.complex = complex;
+  x.mantissa_bits = o.mantissa_bits;
+  x.moduli = o.moduli, x.slices = o.slices, x.kblock = o.kblock, x.complex = complex;
   return x;
 }
 
