@@ -6,7 +6,7 @@ raise InputError (a ValueError) with the command's messages for bad input.
 """
 
 import json as _json
-from typing import Optional
+from typing import Optional, Union
 
 import numpy as _np
 
@@ -50,19 +50,32 @@ def _count(value, name):
     return int(value)
 
 
-def _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, verify, threads, dump):
-    moduli, slices = _count(moduli, "moduli"), _count(slices, "slices")
+def _mantissa_bits(value):
+    """cublas-fixedpoint@13.1's mantissa bits: None (not given), an integer, or the command's text;
+    the library checks the value (23..127, "dynamic" refused)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
+        raise InputError(f"mantissa_bits: {value!r} is not an integer")
+    return str(int(value))
+
+
+def _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, verify, threads, dump):
+    moduli, slices, kblock = _count(moduli, "moduli"), _count(slices, "slices"), _count(kblock, "kblock")
     return _ozref.RunOptions(arch, op or "", mode or "", crt or "", slicing or "", accumulate or "", moduli, slices,
-                             verify or "", threads, str(dump) if dump else "")
+                             _mantissa_bits(mantissa_bits), kblock, verify or "", threads, str(dump) if dump else "")
 
 
 def run(scheme: str, A, B, *, arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None,
         crt: Optional[str] = None, slicing: Optional[str] = None, accumulate: Optional[str] = None,
-        moduli: Optional[int] = None, slices: Optional[int] = None, verify: Optional[str] = None, threads: int = 0,
-        dump=None) -> RunResult:
+        moduli: Optional[int] = None, slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None,
+        kblock: Optional[int] = None, verify: Optional[str] = None, threads: int = 0, dump=None) -> RunResult:
     """A scheme on the CPU emulator, every stage verified, as `ozref run --a A.npy --b B.npy`.
     complex128 A and B make a complex run. `dump`: a folder for the trace of every stage."""
-    options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, verify, threads, dump)
+    options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, verify, threads,
+                           dump)
     report, c, code = _ozref.run(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
     return RunResult(_json.loads(report), c, code)
 
@@ -79,11 +92,12 @@ def verify_trace(path, *, a=None, b=None, verify: Optional[str] = None, reproduc
 def lockstep(scheme: str, A, B, *, lockstep: str = "resync", gemm: str = "mma", fault: Optional[str] = None,
              arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None, crt: Optional[str] = None,
              slicing: Optional[str] = None, accumulate: Optional[str] = None, moduli: Optional[int] = None,
-             slices: Optional[int] = None, verify: Optional[str] = None, threads: int = 0, dump=None) -> RunResult:
+             slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None, kblock: Optional[int] = None,
+             verify: Optional[str] = None, threads: int = 0, dump=None) -> RunResult:
     """A scheme on the GPU twins of its stages and on the CPU, compared stage by stage, as
     `ozref lockstep`. Raises GpuUnavailable (with the reason) where no GPU can be used."""
-    options = _ozref.LockstepOptions(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, verify, threads, dump),
-                                     lockstep, gemm, fault or "")
+    options = _ozref.LockstepOptions(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock,
+                                                  verify, threads, dump), lockstep, gemm, fault or "")
     available, why_not, _, result = _ozref.lockstep(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
     if not available:
         raise GpuUnavailable(why_not)
