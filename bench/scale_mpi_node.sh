@@ -9,6 +9,8 @@
 set -euo pipefail
 bundle=$(cd "$1" && pwd) out=$2
 mkdir -p "$out"
+# The one-process runs start ozref without mpirun.sh, which is what puts the bundle's libraries first.
+export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 (lscpu 2>/dev/null || cat /proc/cpuinfo) >"$out/lscpu.txt"
 exec "${PYTHON:-python3}" "$(dirname "$0")/scale_mpi.py" "$out" --problem 4096:16,8,4,2,1,0 --problem 8192:16,8,4 \
      --ozref "$bundle/bin/ozref" --mpirun "$bundle/mpirun.sh" --bind none --cap 140 --budget 400 \
