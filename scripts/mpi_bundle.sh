@@ -21,7 +21,9 @@ if [ -z "$ozref" ]; then
   ozref=build/ozref
   cmake --build build --parallel 2 --target ozref
 fi
-ldd "$ozref" | grep -q 'libmpi\.so' ||
+# grep without -q throughout: under pipefail, an early exit of grep -q can kill ldd with SIGPIPE
+# and fail a pipe whose answer was yes.
+ldd "$ozref" | grep 'libmpi\.so' >/dev/null ||
   { echo "mpi_bundle: $ozref is not built with MPI (configure with -DOZREF_MPI=ON)" >&2; exit 2; }
 
 [ ! -e "$out" ] || [ -f "$out/mpirun.sh" ] ||
@@ -33,7 +35,7 @@ cp "$ozref" /usr/bin/orterun /usr/bin/orted "$out/bin/"
 strip "$out/bin/ozref"  # symbols are not needed there; the carried tree is limited
 ln -s orterun "$out/bin/mpirun"
 for plugin in "$ompi_plugins"/*.so; do  # the ones that need a network library stay behind
-  ldd "$plugin" | grep -q -E 'libfabric|libuc[pst]|libpsm|libibverbs|librdmacm' || cp "$plugin" "$out/$multiarch/openmpi/lib/openmpi3/"
+  ldd "$plugin" | grep -E 'libfabric|libuc[pst]|libpsm|libibverbs|librdmacm' >/dev/null || cp "$plugin" "$out/$multiarch/openmpi/lib/openmpi3/"
 done
 cp -r "$pmix_root/lib/pmix" "$out/pmix2/lib/"
 cp -r "$pmix_root/share/pmix" "$out/pmix2/share/"
@@ -49,7 +51,7 @@ ldd "${elves[@]}" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | 
   while read -r name path; do
     [[ $name =~ $glibc ]] || cp -L "$path" "$out/lib/$name"
   done
-if ldd "${elves[@]}" 2>/dev/null | grep -q 'not found'; then
+if ldd "${elves[@]}" 2>/dev/null | grep 'not found' >/dev/null; then
   echo "mpi_bundle: a library is missing:" >&2; ldd "${elves[@]}" | grep 'not found' | sort -u >&2; exit 1
 fi
 cp scripts/mpi_bundle_mpirun.sh "$out/mpirun.sh"
