@@ -23,11 +23,11 @@ const char* plane_name(size_t planes, size_t p) {
 // remainders below 2^63 (where the bound keeps the scaled integers), fmod above.
 int64_t remainder_of(double v, int64_t m) { return std::fabs(v) < 0x1p63 ? int64_t(v) % m : int64_t(std::fmod(v, double(m))); }
 
-// rare's residue: fp64-emu's three-limb extraction where t is in its domain |t| <= 2^bits_eff; a
-// scaling that breaks the bound (truncate reports it) can leave larger integers, which take their
-// exact residue rather than the extraction's undefined conversion.
-int32_t rare_residue(double t, int bits_eff, int64_t m) {
-  if (std::fabs(t) <= std::ldexp(1.0, bits_eff)) return rare::limb_residue(t, bits_eff, m);
+// rare's residue: fp64-emu's three-limb extraction where t is in its domain |t| <= 2^bits_eff
+// (`domain`); a scaling that breaks the bound (truncate reports it) can leave larger integers,
+// which take their exact residue rather than the extraction's undefined conversion.
+int32_t rare_residue(double t, int bits_eff, double domain, int64_t m) {
+  if (std::fabs(t) <= domain) return rare::limb_residue(t, bits_eff, m);
   return balanced_residue_of_integer(t, m);
 }
 
@@ -62,8 +62,9 @@ void fill(const Setup& s, const double* x, bool columns, size_t lines, int bits_
             balanced_residues(in, len, s.moduli, plane(p, 0), len);
             continue;
           }
+          const double domain = std::ldexp(1.0, bits_eff);
           for (size_t t = 0; t < N; ++t)  // fp64-emu's three-limb extraction
-            for (size_t v = 0; v < len; ++v) plane(p, t)[v] = int16_t(rare_residue(in[v], bits_eff, s.moduli[t]));
+            for (size_t v = 0; v < len; ++v) plane(p, t)[v] = int16_t(rare_residue(in[v], bits_eff, domain, s.moduli[t]));
         }
         for (size_t t = 0; t < N; ++t) {
           if (P == 3)
