@@ -1,4 +1,4 @@
-// The emulated DGEMM (and 3M ZGEMM) of ozaki2-int8 on the GPU, the stage twins composed on device
+// The emulated DGEMM (and ZGEMM: 3M, and the Gaussian-moduli product) of ozaki2-int8 on the GPU, the stage twins composed on device
 // arrays (fast scaling, the exact CRT; the GEMMs through cuBLASLt's INT8 GEMM and the reduce twin,
 // or through ozref's wgmma kernel with the reduction fused), against cuBLAS DGEMM, ZGEMM and
 // cuBLASLt's INT8 GEMM measured in the same process, on randn data. Each
@@ -8,7 +8,9 @@
 // (the exact product of a block needs no GPU): bench/gpu_accuracy.sh.
 // Prints one JSON object per size, then a table.
 // Usage: bench_gpu_pipeline SAMPLES_DIR [n ...] (default 4096 8192 16384); OZREF_MODULI=14,16 (default);
-// OZREF_COMPLEX_MAX=8192 (the largest n of the 3M runs); OZREF_SUSTAINED=1 adds each INT8 GEMM's
+// OZREF_COMPLEX_MAX=8192 (the largest n of the complex runs); OZREF_GAUSSIAN_MODULI=15,16 (default:
+// the Gaussian complex runs' moduli counts; 15 Gaussian moduli hold 111.1 bits, 14 standard 110.2);
+// OZREF_SUSTAINED=1 adds each INT8 GEMM's
 // throughput after a second of back-to-back calls ("sustained_tops", stderr names each window)
 #include <cublas_v2.h>
 
@@ -33,6 +35,7 @@
 #include "runtime/cuda_check.hpp"
 #include "schemes/common/crt.hpp"
 #include "schemes/common/moduli.hpp"
+#include "schemes/ozaki2/complex_product.hpp"
 #include "stages/ozaki2/crt_tables.hpp"
 #include "stages/ozaki2/twins.hpp"
 
@@ -124,14 +127,27 @@ double sustained(const std::function<void()>& f, const std::string& name, double
 enum class GemmPath { Cublaslt, WgmmaFused };
 const char* path_name(GemmPath p) { return p == GemmPath::Cublaslt ? "cublaslt" : "wgmma_fused"; }
 
-// The pipeline's buffers for one size, modulus count and part count (1 real, 2 complex: 3M), and
-// its stages on device arrays.
+// The moduli of a run: the first `count` INT8 moduli, or of the Gaussian moduli.
+std::vector<int64_t> moduli_of(size_t count, bool gaussian) {
+  const std::vector<int64_t>& all = gaussian ? schemes::gaussian_int8_moduli() : schemes::int8_moduli();
+  if (count < 2 || count > all.size()) throw std::invalid_argument("bench_gpu_pipeline: " + std::to_string(count) + " moduli: the list has 2.." + std::to_string(all.size()));
+  return {all.begin(), all.begin() + static_cast<long>(count)};
+}
+
+DeviceArray<int32_t> constants_on_device(const std::vector<int64_t>& moduli) {
+  const std::vector<int32_t> c = twins::gaussian_constants(moduli);
+  return {c.data(), c.size()};
+}
+
+// The pipeline's buffers for one size, modulus count and part count (1 real, 2 complex: 3M, or
+// the Gaussian product), and its stages on device arrays.
 struct Pipeline {
   size_t n, N, S, P, words;
   std::vector<int64_t> moduli;
   schemes::Crt crt;
   twins::Shape shape;
   DeviceArray<int64_t> dev_moduli;
+  DeviceArray<int32_t> gaussian;  // the Gaussian product's constants; empty otherwise
   DeviceArray<int32_t> row, col, c32;
   DeviceArray<double> ta, tb, c;
   DeviceArray<int8_t> ra, rb;
@@ -140,10 +156,11 @@ struct Pipeline {
   twins::CrtTables crt_tables;
   std::map<std::string, double> seconds;
 
-  Pipeline(size_t size, size_t count, size_t parts)
-      : n(size), N(count), S(parts), P(parts == 2 ? 3 : 1),
-        moduli(schemes::int8_moduli().begin(), schemes::int8_moduli().begin() + static_cast<long>(count)), crt(moduli),
-        shape{size, size, size, S, P, count}, dev_moduli(moduli.data(), moduli.size()), row(size), col(size), c32(size * size),
+  Pipeline(size_t size, size_t count, size_t parts, schemes::ComplexProduct product = schemes::ComplexProduct::ThreeM)
+      : n(size), N(count), S(parts), P(parts == 1 ? 1 : product == schemes::ComplexProduct::Gaussian ? 2 : 3),
+        moduli(moduli_of(count, P == 2)), crt(moduli), shape{size, size, size, S, P, count}, dev_moduli(moduli.data(), moduli.size()),
+        gaussian(P == 2 ? constants_on_device(moduli) : DeviceArray<int32_t>()),
+        row(size), col(size), c32(size * size),
         ta(S * size * size), tb(S * size * size), c(S * size * size), ra(count * P * size * size), rb(count * P * size * size),
         reduced(count * P * size * size), combined(S == 2 ? count * 2 * size * size : 0) {
     crt_tables = twins::crt_tables(crt);
@@ -155,13 +172,20 @@ struct Pipeline {
     const double L = std::log2(crt.product().get_d()) - 2;
     stage("scale", record, [&] { twins::scale_fast(shape, a, b, L, row.get(), col.get()); });
     if (path == GemmPath::WgmmaFused) {
-      stage("truncate+residues", record, [&] { twins::truncate_residues(shape, a, b, row.get(), col.get(), dev_moduli.get(), ra.get(), rb.get()); });
+      stage("truncate+residues", record, [&] { twins::truncate_residues(shape, a, b, row.get(), col.get(), dev_moduli.get(), gaussian.get(), ra.get(), rb.get()); });
     } else {
       stage("truncate", record, [&] { twins::truncate(shape, a, b, row.get(), col.get(), ta.get(), tb.get()); });
-      stage("residues", record, [&] { twins::residues(shape, ta.get(), tb.get(), dev_moduli.get(), ra.get(), rb.get()); });
+      stage("residues", record, [&] { twins::residues(shape, ta.get(), tb.get(), dev_moduli.get(), gaussian.get(), ra.get(), rb.get()); });
     }
     for (size_t plane = 0; plane < N * P; ++plane) gemm(plane, path, record);
-    if (S == 2) stage("complex", record, [&] { twins::combine_3m(shape, reduced.get(), dev_moduli.get(), combined.get()); });
+    if (path == GemmPath::WgmmaFused && P == 2) {  // the Gaussian combination inside the CRT
+      stage("complex+crt+unscale", record, [&] { twins::gaussian_crt_unscale_exact(shape, reduced.get(), moduli, crt_tables, row.get(), col.get(), c.get()); });
+      return;
+    }
+    if (S == 2) stage("complex", record, [&] {
+        if (P == 2) twins::combine_gaussian(shape, reduced.get(), dev_moduli.get(), gaussian.get(), combined.get());
+        else twins::combine_3m(shape, reduced.get(), dev_moduli.get(), combined.get());
+      });
     const int16_t* residues = S == 2 ? combined.get() : reduced.get();
     if (path == GemmPath::WgmmaFused) {
       stage("crt+unscale", record, [&] { twins::crt_unscale_exact(shape, residues, crt_tables, row.get(), col.get(), c.get()); });
@@ -264,6 +288,18 @@ __global__ void interleave_kernel(const double* planar, size_t count, double* in
 }
 
 nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, GemmPath path, double flops, double reference_seconds);
+void bench_both_paths(Pipeline& p, const double* a, const double* b, double flops, double reference_seconds, const std::string& key, nlohmann::json& j,
+                      const std::function<void(const Pipeline&, const std::string&)>& written = {});
+
+// The moduli counts of an environment variable's list ("15,16"), or `fallback`.
+std::vector<size_t> counts_from(const char* variable, std::vector<size_t> fallback) {
+  const char* env = std::getenv(variable);
+  if (!env) return fallback;
+  std::vector<size_t> counts;
+  std::stringstream s(env);
+  for (std::string item; std::getline(s, item, ',');) counts.push_back(std::stoul(item));
+  return counts;
+}
 
 void bench_complex(size_t n, const std::vector<size_t>& moduli_counts, cublasHandle_t blas, const double* a, const double* b, nlohmann::json& j) {
   const size_t nn = n * n;
@@ -280,10 +316,14 @@ void bench_complex(size_t n, const std::vector<size_t>& moduli_counts, cublasHan
       [&] { cublasZgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, y, int(n), x, int(n), &zero, z, int(n)); },
       "zgemm n=" + std::to_string(n));
   j["zgemm_tflops"] = flops / j["zgemm_seconds"].get<double>() * 1e-12;
+  const double zgemm = j["zgemm_seconds"].get<double>();
   for (size_t N : moduli_counts) {
     Pipeline p(n, N, 2);
-    for (GemmPath path : {GemmPath::Cublaslt, GemmPath::WgmmaFused})
-      j["ozaki2_int8_3m_" + std::to_string(N) + "_" + path_name(path)] = bench_pipeline(p, a, b, path, flops, j["zgemm_seconds"].get<double>());
+    bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_3m_" + std::to_string(N), j);
+  }
+  for (size_t N : counts_from("OZREF_GAUSSIAN_MODULI", {15, 16})) {
+    Pipeline p(n, N, 2, schemes::ComplexProduct::Gaussian);
+    bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_gaussian_" + std::to_string(N), j);
   }
 }
 
@@ -297,9 +337,23 @@ size_t differing_elements(const DeviceArray<double>& c, const std::vector<double
   return differing;
 }
 
+// Both GEMM paths of one configuration as key_<path>, the fused path's C compared with the other's
+// bit for bit; `written` (if given) sees each path's result.
+void bench_both_paths(Pipeline& p, const double* a, const double* b, double flops, double reference_seconds, const std::string& key, nlohmann::json& j,
+                      const std::function<void(const Pipeline&, const std::string&)>& written) {
+  std::vector<double> unfused(p.c.size());
+  for (GemmPath path : {GemmPath::Cublaslt, GemmPath::WgmmaFused}) {
+    const std::string name = key + "_" + path_name(path);
+    j[name] = bench_pipeline(p, a, b, path, flops, reference_seconds);
+    if (written) written(p, name);
+    if (path == GemmPath::Cublaslt) p.c.download(unfused.data());
+    else j[name]["elements_differing_from_cublaslt_path"] = differing_elements(p.c, unfused);
+  }
+}
+
 // One pipeline configuration, timed, its stage times recorded by one more run.
 nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, GemmPath path, double flops, double reference_seconds) {
-  const double t = timed([&] { p.run(a, b, path, false); }, "ozaki2-int8 " + std::to_string(p.N) + (p.S == 2 ? " 3m " : " ") + path_name(path) + " n=" + std::to_string(p.n));
+  const double t = timed([&] { p.run(a, b, path, false); }, "ozaki2-int8 " + std::to_string(p.N) + (p.S == 1 ? " " : p.P == 2 ? " gaussian " : " 3m ") + path_name(path) + " n=" + std::to_string(p.n));
   p.seconds.clear();
   p.run(a, b, path, true);
   return {{"seconds", t}, {"tflops", flops / t * 1e-12}, {"x_cublas", reference_seconds / t}, {"stage_seconds", p.seconds}};
@@ -322,14 +376,8 @@ nlohmann::json bench_size(size_t n, const std::vector<size_t>& moduli_counts, cu
   bench_int8(n, j);
   for (size_t N : moduli_counts) {
     Pipeline p(n, N, 1);
-    std::vector<double> unfused(p.c.size());
-    for (GemmPath path : {GemmPath::Cublaslt, GemmPath::WgmmaFused}) {
-      const std::string key = "ozaki2_int8_" + std::to_string(N) + "_" + path_name(path);
-      j[key] = bench_pipeline(p, a.get(), b.get(), path, flops, j["dgemm_seconds"].get<double>());
-      sample.write(p.c, key);
-      if (path == GemmPath::Cublaslt) p.c.download(unfused.data());
-      else j[key]["elements_differing_from_cublaslt_path"] = differing_elements(p.c, unfused);
-    }
+    bench_both_paths(p, a.get(), b.get(), flops, j["dgemm_seconds"].get<double>(), "ozaki2_int8_" + std::to_string(N), j,
+                     [&](const Pipeline& run, const std::string& name) { sample.write(run.c, name); });
   }
   if (complex) bench_complex(n, moduli_counts, blas, a.get(), b.get(), j);
   return j;
@@ -358,12 +406,7 @@ int main(int argc, char** argv) {
   std::vector<size_t> sizes;
   for (int i = 2; i < argc; ++i) sizes.push_back(std::strtoull(argv[i], nullptr, 10));
   if (sizes.empty()) sizes = {4096, 8192, 16384};
-  std::vector<size_t> moduli = {14, 16};
-  if (const char* env = std::getenv("OZREF_MODULI")) {
-    moduli.clear();
-    std::stringstream s(env);
-    for (std::string item; std::getline(s, item, ',');) moduli.push_back(std::stoul(item));
-  }
+  const std::vector<size_t> moduli = counts_from("OZREF_MODULI", {14, 16});
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::fprintf(stderr, "bench_gpu_pipeline: no CUDA device present; nothing was run\n");

@@ -134,6 +134,10 @@ m, k, n = 33, 1000, 7
 a = rng.standard_normal((m, k)) * np.ldexp(1.0, np.where(np.arange(m) % 2 == 0, 300, -300))[:, None]
 b = rng.standard_normal((k, n)) * np.ldexp(1.0, np.where(np.arange(n) % 3 == 0, -300, 300))[None, :]
 np.save(f"{d}/scaled_a.npy", a); np.save(f"{d}/scaled_b.npy", b)
+# complex128 for the complex runs: imaginary parts of the same scales (c16)
+za = a + 1j * rng.standard_normal((m, k)) * np.ldexp(1.0, np.where(np.arange(m) % 2 == 0, 300, -300))[:, None]
+zb = b - 1j * rng.standard_normal((k, n)) * np.ldexp(1.0, np.where(np.arange(n) % 3 == 0, -300, 300))[None, :]
+np.save(f"{d}/scaled_za.npy", za); np.save(f"{d}/scaled_zb.npy", zb)
 PY
 
 for scheme in ozaki2-int8 rare; do
@@ -279,6 +283,25 @@ for fault in bound.c truncate.a residues.a residues.b gemm.c reduce.c crt.c unsc
   case_ "ozaki2-int8-fault-${fault}" 1 "fault:${fault%%.*}" -- --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
 done
 case_ "ozaki2-int8-complex-fault-complex.c" 1 fault:complex -- --complex --plant-fault complex.c --m 16 --n 16 --k 64
+case_ "ozaki2-int8-complex-scaled2^300" 0 identical -- --complex --a "$out/inputs/scaled_za.npy" --b "$out/inputs/scaled_zb.npy"
+# ozaki2-int8's Gaussian complex product: two INT8 GEMMs per Gaussian modulus.
+gaussian="--complex --complex-product gaussian"
+for dist in randn phi:0 phi:1 phi:4 integers:1000; do
+  case_ "ozaki2-int8-gaussian-$dist" 0 identical -- $gaussian --dist "$dist" --m 33 --n 20 --k 700
+done
+case_ "ozaki2-int8-gaussian-scaled2^300" 0 identical -- $gaussian --a "$out/inputs/scaled_za.npy" --b "$out/inputs/scaled_zb.npy"
+for shape in "1 1 1" "7 7 7" "33 7 1" "1000 7 33" "33 33 4097"; do
+  set -- $shape
+  case_ "ozaki2-int8-gaussian-shape-$1x$2x$3" 0 identical -- $gaussian --dist randn --m "$1" --n "$2" --k "$3"
+done
+case_ "ozaki2-int8-gaussian-fast-dd" 0 identical -- $gaussian --mode fast --crt dd --dist randn --m 20 --n 33 --k 300
+case_ "ozaki2-int8-gaussian-22-moduli" 0 identical -- $gaussian --moduli 22 --dist phi:2 --m 40 --n 24 --k 500
+case_ "ozaki2-int8-gaussian-k-bound-131071" 0 identical -- $gaussian --dist integers:127 --m 3 --n 5 --k 131071 --moduli 16
+case_ "ozaki2-int8-gaussian-cublaslt" 0 identical -- $gaussian --gemm cublaslt --dist randn --m 256 --n 192 --k 1024
+case_ "ozaki2-int8-gaussian-free-running" 0 identical -- $gaussian --lockstep free --dist phi:1 --m 64 --n 64 --k 256
+for fault in residues.a gemm.c complex.c; do
+  case_ "ozaki2-int8-gaussian-fault-${fault}" 1 "fault:${fault%%.*}" -- $gaussian --plant-fault "$fault" --dist phi:1 --m 16 --n 16 --k 64
+done
 case_ "rare-fault-correction.c" 1 fault:correction -- --scheme rare --plant-fault correction.c --m 16 --n 16 --k 64
 if [ -z "$quick" ]; then
   case_ "ozaki2-int8-4096-cube" 0 identical -- --dist randn --m 4096 --n 4096 --k 4096 --gemm cublaslt

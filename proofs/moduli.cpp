@@ -6,6 +6,8 @@
 #include <numeric>
 
 #include "schemes/common/moduli.hpp"
+#include "schemes/common/residue.hpp"
+#include "schemes/ozaki2/complex_product.hpp"
 #include "theorem.hpp"
 
 namespace ozref::proofs {
@@ -32,6 +34,41 @@ Result coprime(const std::vector<int64_t>& list) {
   return r;
 }
 
+// The Gaussian complex product of one modulus, decided on the code that runs it: iota^2 = -1 and
+// m odd; then for every pair of balanced residues (re, im) of A and each basis value of B (1 and
+// i), the complex stage's (Re, Im) from the planes' products is (re + i im) b mod m. The stage's
+// map from (a, b) to (Re, Im) is bilinear mod m, so the basis values decide every b.
+std::string gaussian_counterexample(int64_t m) {
+  const schemes::GaussianModulus g(m);
+  if (m % 2 == 0 || (g.iota * g.iota + 1) % m != 0) return "modulus " + std::to_string(m) + ": iota = " + std::to_string(g.iota);
+  for (int64_t re = -(m / 2); re <= (m - 1) / 2; ++re)
+    for (int64_t im = -(m / 2); im <= (m - 1) / 2; ++im)
+      for (const auto& [br, bi] : {std::pair<int64_t, int64_t>{1, 0}, {0, 1}}) {
+        const int64_t z = g.plane(re, im, 1) * g.plane(br, bi, 1), w = g.plane(re, im, -1) * g.plane(br, bi, -1);
+        const int64_t want_re = schemes::balanced_residue(re * br - im * bi, m), want_im = schemes::balanced_residue(re * bi + im * br, m);
+        if (g.real(z, w) != want_re || g.imag(z, w) != want_im)
+          return "modulus " + std::to_string(m) + ": a = " + std::to_string(re) + " + " + std::to_string(im) + "i, b = " + std::to_string(br) +
+                 " + " + std::to_string(bi) + "i";
+      }
+  return "";
+}
+
+Result gaussian_products() {
+  Result r;
+  nlohmann::json roots = nlohmann::json::object();
+  for (int64_t m : schemes::gaussian_int8_moduli()) {
+    if (const std::string bad = gaussian_counterexample(m); !bad.empty()) {
+      r.status = Status::Refuted;
+      r.detail = bad;
+      return r;
+    }
+    roots[std::to_string(m)] = schemes::sqrt_minus_one(m);
+  }
+  r.status = Status::Proved;
+  r.data = {{"iota", roots}};
+  return r;
+}
+
 }  // namespace
 
 std::vector<Theorem> moduli_theorems() {
@@ -48,6 +85,10 @@ std::vector<Theorem> moduli_theorems() {
        [fp8_all] { return coprime(fp8_all()); }},
       {"moduli.fp4", "the 19 derived FP4 two-limb moduli are pairwise coprime", "exact derivation (gcd of every pair)", false,
        [] { return coprime(schemes::fp4_moduli()); }},
+      {"moduli.gaussian", "the 22 derived Gaussian INT8 moduli are pairwise coprime", "exact derivation (gcd of every pair)", false,
+       [] { return coprime(schemes::gaussian_int8_moduli()); }},
+      {"moduli.gaussian_product", "modulo each Gaussian modulus, iota^2 = -1 and the planes re +- iota im give Re and Im of every product",
+       "exhaustive (every balanced residue pair of A, B = 1 and i; bilinear)", false, gaussian_products},
   };
 }
 

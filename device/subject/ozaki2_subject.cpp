@@ -69,9 +69,14 @@ class Ozaki2Subject final : public TwinSubject {
       two_limb_tables_ = DeviceArray<int8_t>(2 * limbs_.table_pairs);
       twins::two_limb_tables(limbs_.products, two_limb_tables_.get());
     }
-    shape_ = {s.m, s.n, s.k, s.parts, s.parts == 2 ? size_t{3} : size_t{1}, moduli_.size()};
+    const bool gaussian = s.options.value("complex-product", "3m") == "gaussian";
+    shape_ = {s.m, s.n, s.k, s.parts, s.parts == 1 ? size_t{1} : gaussian ? size_t{2} : size_t{3}, moduli_.size()};
     words_ = twins::crt_words(crt_);
     device_moduli_ = DeviceArray<int64_t>(moduli_.data(), moduli_.size());
+    if (gaussian) {
+      const std::vector<int32_t> constants = twins::gaussian_constants(moduli_);
+      gaussian_ = DeviceArray<int32_t>(constants.data(), constants.size());
+    }
     twins_ = {{"bound", [this](auto&... x) { bound(x...); }},       {"scale", [this](auto&... x) { scale(x...); }},
               {"truncate", [this](auto&... x) { truncate(x...); }}, {"residues", [this](auto&... x) { residues(x...); }},
               {"gemm", [this](auto&... x) { gemm(x...); }},         {"reduce", [this](auto&... x) { reduce(x...); }},
@@ -134,7 +139,7 @@ class Ozaki2Subject final : public TwinSubject {
     const std::string_view from = scheme_ == "rare" ? "round" : "truncate";
     const auto ta = upload<double>(in, from, "a"), tb = upload<double>(in, from, "b");
     DeviceArray<R> ra(shape_.N * shape_.P * shape_.m * shape_.k), rb(shape_.N * shape_.P * shape_.n * shape_.k);
-    twins::residues(shape_, ta.get(), tb.get(), device_moduli_.get(), ra.get(), rb.get());
+    twins::residues(shape_, ta.get(), tb.get(), device_moduli_.get(), gaussian_.get(), ra.get(), rb.get());
     download(ra, out, s, "a"), download(rb, out, s, "b");
   }
 
@@ -157,7 +162,7 @@ class Ozaki2Subject final : public TwinSubject {
     const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
     DeviceArray<int32_t> c(shape_.N * Q * mn);
     for (size_t t = 0; t < shape_.N; ++t)
-      for (size_t q = 0; q < Q; ++q)  // the plane products re re, im im, (re + im)(re + im)
+      for (size_t q = 0; q < Q; ++q)  // the plane products: plane q of A by plane q of B
         int8_gemm(ra.get() + (t * shape_.P + q) * mk, rb.get() + (t * shape_.P + q) * nk, c.get() + (t * Q + q) * mn);
     download(c, out, s, "c");
   }
@@ -209,7 +214,8 @@ class Ozaki2Subject final : public TwinSubject {
   void complex(const Stage& s, const Arrays& in, Arrays& out) {
     const auto products = upload<int16_t>(in, residue_stage(), "c");
     DeviceArray<int16_t> c(shape_.N * 2 * shape_.m * shape_.n);
-    twins::combine_3m(shape_, products.get(), device_moduli_.get(), c.get());
+    if (gaussian_.size()) twins::combine_gaussian(shape_, products.get(), device_moduli_.get(), gaussian_.get(), c.get());
+    else twins::combine_3m(shape_, products.get(), device_moduli_.get(), c.get());
     download(c, out, s, "c");
   }
 
@@ -289,6 +295,7 @@ class Ozaki2Subject final : public TwinSubject {
   twins::LimbProducts limbs_;
   DeviceArray<int8_t> two_limb_tables_;  // fp4
   DeviceArray<int64_t> device_moduli_;
+  DeviceArray<int32_t> gaussian_;  // a Gaussian complex product's constants; empty otherwise
 };
 
 }  // namespace

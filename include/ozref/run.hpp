@@ -20,6 +20,8 @@ struct SchemeOptions {
   // ("dynamic" is refused: its rule is not decoded); and the K-block size (0: the fitted rule).
   std::string mantissa_bits = {};
   size_t kblock = 0;
+  // ozaki2-int8 complex runs: "3m" (empty: the default) or "gaussian" (two INT8 GEMMs per modulus).
+  std::string complex_product = {};
 };
 
 struct RunOptions {

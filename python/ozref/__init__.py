@@ -62,20 +62,24 @@ def _mantissa_bits(value):
     return str(int(value))
 
 
-def _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, verify, threads, dump):
+def _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify, threads,
+                 dump):
     moduli, slices, kblock = _count(moduli, "moduli"), _count(slices, "slices"), _count(kblock, "kblock")
     return _ozref.RunOptions(arch, op or "", mode or "", crt or "", slicing or "", accumulate or "", moduli, slices,
-                             _mantissa_bits(mantissa_bits), kblock, verify or "", threads, str(dump) if dump else "")
+                             _mantissa_bits(mantissa_bits), kblock, complex_product or "", verify or "", threads,
+                             str(dump) if dump else "")
 
 
 def run(scheme: str, A, B, *, arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None,
         crt: Optional[str] = None, slicing: Optional[str] = None, accumulate: Optional[str] = None,
         moduli: Optional[int] = None, slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None,
-        kblock: Optional[int] = None, verify: Optional[str] = None, threads: int = 0, dump=None) -> RunResult:
+        kblock: Optional[int] = None, complex_product: Optional[str] = None, verify: Optional[str] = None, threads: int = 0,
+        dump=None) -> RunResult:
     """A scheme on the CPU emulator, every stage verified, as `ozref run --a A.npy --b B.npy`.
-    complex128 A and B make a complex run. `dump`: a folder for the trace of every stage."""
-    options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, verify, threads,
-                           dump)
+    complex128 A and B make a complex run (complex_product: "3m" or, ozaki2-int8, "gaussian").
+    `dump`: a folder for the trace of every stage."""
+    options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify,
+                           threads, dump)
     report, c, code = _ozref.run(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
     return RunResult(_json.loads(report), c, code)
 
@@ -93,11 +97,11 @@ def lockstep(scheme: str, A, B, *, lockstep: str = "resync", gemm: str = "mma", 
              arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None, crt: Optional[str] = None,
              slicing: Optional[str] = None, accumulate: Optional[str] = None, moduli: Optional[int] = None,
              slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None, kblock: Optional[int] = None,
-             verify: Optional[str] = None, threads: int = 0, dump=None) -> RunResult:
+             complex_product: Optional[str] = None, verify: Optional[str] = None, threads: int = 0, dump=None) -> RunResult:
     """A scheme on the GPU twins of its stages and on the CPU, compared stage by stage, as
     `ozref lockstep`. Raises GpuUnavailable (with the reason) where no GPU can be used."""
     options = _ozref.LockstepOptions(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock,
-                                                  verify, threads, dump), lockstep, gemm, fault or "")
+                                                  complex_product, verify, threads, dump), lockstep, gemm, fault or "")
     available, why_not, _, result = _ozref.lockstep(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
     if not available:
         raise GpuUnavailable(why_not)

@@ -22,15 +22,17 @@ def run(scheme: str, A: ArrayLike, B: ArrayLike, *, arch: str = "ideal", op: Opt
         mode: Optional[str] = None, crt: Optional[str] = None, slicing: Optional[str] = None,
         accumulate: Optional[str] = None, moduli: Optional[int] = None, slices: Optional[int] = None,
         mantissa_bits: Optional[Union[int, str]] = None, kblock: Optional[int] = None,
-        verify: Optional[str] = None, threads: int = 0, dump: Optional[Path] = None) -> RunResult: ...
+        complex_product: Optional[str] = None, verify: Optional[str] = None, threads: int = 0,
+        dump: Optional[Path] = None) -> RunResult: ...
 def verify_trace(path: Path, *, a: Optional[Path] = None, b: Optional[Path] = None, verify: Optional[str] = None,
                  reproducers: Optional[Path] = None, threads: int = 0) -> RunResult: ...
 def lockstep(scheme: str, A: ArrayLike, B: ArrayLike, *, lockstep: str = "resync", gemm: str = "mma",
              fault: Optional[str] = None, arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None,
              crt: Optional[str] = None, slicing: Optional[str] = None, accumulate: Optional[str] = None,
              moduli: Optional[int] = None, slices: Optional[int] = None,
-             mantissa_bits: Optional[Union[int, str]] = None, kblock: Optional[int] = None, verify: Optional[str] = None,
-             threads: int = 0, dump: Optional[Path] = None) -> RunResult: ...
+             mantissa_bits: Optional[Union[int, str]] = None, kblock: Optional[int] = None,
+             complex_product: Optional[str] = None, verify: Optional[str] = None, threads: int = 0,
+             dump: Optional[Path] = None) -> RunResult: ...
 def mma(op: str, a: Union[bytes, ArrayLike], b: Union[bytes, ArrayLike], c: Union[int, ArrayLike], *,
         arch: str = "sm_90", scale_a: Optional[Union[bytes, ArrayLike]] = None,
         scale_b: Optional[Union[bytes, ArrayLike]] = None) -> Union[int, npt.NDArray[np.uint32]]: ...

@@ -26,10 +26,10 @@ py::tuple run_tuple(api::RunResult&& r) {
 
 api::RunOptions run_options(const std::string& arch, const std::string& op, const std::string& mode, const std::string& crt,
                             const std::string& slicing, const std::string& accumulate, size_t moduli, size_t slices,
-                            const std::string& mantissa_bits, size_t kblock, const std::string& verify, int threads,
-                            const std::string& dump) {
+                            const std::string& mantissa_bits, size_t kblock, const std::string& complex_product, const std::string& verify,
+                            int threads, const std::string& dump) {
   return {.scheme = {.arch = arch, .op = op, .mode = mode, .crt = crt, .slicing = slicing, .accumulate = accumulate, .moduli = moduli,
-                     .slices = slices, .mantissa_bits = mantissa_bits, .kblock = kblock},
+                     .slices = slices, .mantissa_bits = mantissa_bits, .kblock = kblock, .complex_product = complex_product},
           .verify = verify, .threads = threads, .dump = dump};
 }
 

@@ -57,6 +57,14 @@ def test_run_with_options_complex_inputs_and_a_refusal(tmp_path, rng, ozref_cli)
     rc = ozref.run("ozaki2-int8", Ac, Bc)
     assert rc.c.dtype == np.complex128
     assert rc.c.tobytes() == np.load(tmp_path / "cc.npy").tobytes()
+    code, out, err = ozref_cli("run", "--complex", "--complex-product", "gaussian", "--a", tmp_path / "ac.npy", "--b",
+                               tmp_path / "bc.npy", "--out", tmp_path / "cg.npy", "--json")
+    assert code == 0, err
+    rg = ozref.run("ozaki2-int8", Ac, Bc, complex_product="gaussian")
+    assert rg.report["options"]["complex-product"] == "gaussian" and rg.report["low_precision_gemms"] == 2 * 16 + 1
+    assert rg.c.tobytes() == np.load(tmp_path / "cg.npy").tobytes()
+    with pytest.raises(ozref.InputError, match="gaussian is a complex ozaki2-int8 product"):
+        ozref.run("ozaki2-int8", A, B, complex_product="gaussian")
     with pytest.raises(ozref.InputError, match="moduli"):
         ozref.run("ozaki2-int8", A, B, moduli=99)
     with pytest.raises(ozref.InputError, match="nosuch"):

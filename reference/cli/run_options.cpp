@@ -30,6 +30,8 @@ void add_run_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
   verb->add_option("--crt", args->crt, "ozaki2-*, rare: reconstruction: exact (the default), garner, dd");
   verb->add_option("--verify", args->verify, "none, cheap, full (default: full up to m*n*k = 2^25, else cheap)");
   verb->add_flag("--complex", args->complex, "complex product: ozaki2-* 3M, ozaki1-* 4M; --a/--b then hold c16 arrays, --out writes c16");
+  verb->add_option("--complex-product", args->complex_product,
+                   "ozaki2-int8 --complex: 3m (the default: three INT8 GEMMs per modulus) or gaussian (two, on moduli with a square root of -1)");
   verb->add_flag("--json", args->json, "one JSON object on standard output");
   add_threads_option(verb, args->threads);
 }
@@ -38,7 +40,7 @@ schemes::SchemeOptions scheme_options_of(const RunArgs& a) {
   schemes::SchemeOptions o;
   o.arch = a.arch;
   o.op = a.op, o.mode = a.mode, o.crt = a.crt, o.slicing = a.slicing, o.accumulate = a.accumulate;
-  o.mantissa_bits = a.mantissa_bits;
+  o.mantissa_bits = a.mantissa_bits, o.complex_product = a.complex_product;
   o.moduli = a.moduli, o.slices = a.slices, o.kblock = a.kblock;
   o.complex = a.complex;
   return o;

@@ -89,7 +89,7 @@ struct RunArgs {
   // The scheme's options; empty or 0: not given (the scheme's default). A scheme refuses the
   // options it does not take.
   size_t moduli = 0, slices = 0, kblock = 0;
-  std::string accumulate, slicing, mode, crt, mantissa_bits;
+  std::string accumulate, slicing, mode, crt, mantissa_bits, complex_product;
   std::string arch = "ideal";
   std::string op;      // low-precision instruction; empty: the architecture's first choice
   size_t m = 128, n = 128, k = 1024;

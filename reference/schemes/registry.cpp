@@ -21,6 +21,7 @@ Scheme ozaki2_entry(Ozaki2Variant v, const SchemeOptions& x, size_t m, size_t n,
   o.block = x.block;
   if (!x.mode.empty()) o.mode = parse_scaling(x.mode);
   if (!x.crt.empty()) o.crt = parse_crt(x.crt);
+  if (!x.complex_product.empty()) o.complex_product = parse_complex_product(x.complex_product);
   return ozaki2_scheme(o, m, n, k, x.complex ? 2 : 1);
 }
 
@@ -68,7 +69,7 @@ T field(const nlohmann::json& j, const char* key, const std::string& where, bool
 nlohmann::json SchemeOptions::to_json() const {
   nlohmann::json j = {{"arch", arch}};
   for (auto [key, value] : {std::pair{"op", &op}, {"mode", &mode}, {"crt", &crt}, {"slicing", &slicing}, {"accumulate", &accumulate},
-                             {"mantissa-bits", &mantissa_bits}})
+                             {"mantissa-bits", &mantissa_bits}, {"complex-product", &complex_product}})
     if (!value->empty()) j[key] = *value;
   if (moduli) j["moduli"] = moduli;
   if (slices) j["slices"] = slices;
@@ -84,7 +85,7 @@ SchemeOptions SchemeOptions::from_json(const nlohmann::json& j, const std::strin
     const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture one in a lambda
     const std::pair<const char*, std::string*> texts[] = {{"arch", &o.arch}, {"op", &o.op}, {"mode", &o.mode}, {"crt", &o.crt},
                                                           {"slicing", &o.slicing}, {"accumulate", &o.accumulate},
-                                                          {"mantissa-bits", &o.mantissa_bits}};
+                                                          {"mantissa-bits", &o.mantissa_bits}, {"complex-product", &o.complex_product}};
     const auto text = std::find_if(std::begin(texts), std::end(texts), [&](const auto& t) { return key == t.first; });
     if (text != std::end(texts)) *text->second = field<std::string>(j, text->first, where, &nlohmann::json::is_string, "a string");
     else if (key == "moduli") o.moduli = field<size_t>(j, "moduli", where, &nlohmann::json::is_number_unsigned, "a positive integer");
@@ -107,7 +108,7 @@ std::vector<std::string> SchemeOptions::given() const {
 const std::vector<SchemeEntry>& scheme_registry() {
   using namespace std::placeholders;
   static const std::vector<SchemeEntry> all = {
-      {"ozaki2-int8", "Ozaki scheme II on INT8 (GEMMul8's moduli; 3M complex)", {"op", "moduli", "mode", "crt"}, true,
+      {"ozaki2-int8", "Ozaki scheme II on INT8 (GEMMul8's moduli; 3M or Gaussian-moduli complex)", {"op", "moduli", "mode", "crt", "complex-product"}, true,
        std::bind(ozaki2_entry, Ozaki2Variant::Int8, _1, _2, _3, _4)},
       {"ozaki2-fp8", "Ozaki scheme II on FP8 e4m3 (square and Karatsuba moduli; 3M complex)", {"op", "moduli", "mode", "crt"}, true,
        std::bind(ozaki2_entry, Ozaki2Variant::Fp8, _1, _2, _3, _4)},

@@ -18,6 +18,7 @@ struct SchemeOptions {
   std::string arch = "ideal";
   std::string op, mode, crt, slicing, accumulate;
   std::string mantissa_bits;  // cublas-fixedpoint@13.1: "23".."127" or "dynamic" (refused)
+  std::string complex_product;  // ozaki2-int8 complex runs: "3m" (the default) or "gaussian"
   size_t moduli = 0, slices = 0, kblock = 0;
   bool complex = false;
   // Not an option: the block of C a distributed run computes (the ozaki2 schemes take it).

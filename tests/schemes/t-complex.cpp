@@ -18,7 +18,7 @@ using namespace ozref;
 using namespace ozref::schemes;
 using ozref::test::require_all_verified;
 
-TEST_CASE("complex: Gaussian integers are reproduced bit for bit by every 3M and 4M variant", "[schemes]") {
+TEST_CASE("complex: Gaussian integers are reproduced bit for bit by every 3M, Gaussian-moduli and 4M variant", "[schemes]") {
   Rng rng(test::seed() + 50);
   test::CaseCount cases("complex runs");
   const Distribution d{Distribution::Integers, 1000};
@@ -37,6 +37,16 @@ TEST_CASE("complex: Gaussian integers are reproduced bit for bit by every 3M and
       REQUIRE(r.accuracy.bit_identical == r.accuracy.elements);
       ++cases;
     }
+  for (ScalingMode mode : {ScalingMode::Fast, ScalingMode::Accurate}) {  // two GEMMs per Gaussian modulus
+    Ozaki2Options o;
+    o.mode = mode;
+    o.complex_product = ComplexProduct::Gaussian;
+    const SchemeResult r = run_ozaki2_complex(ar, ai, br, bi, o, nullptr);
+    require_all_verified(r);
+    REQUIRE(r.accuracy.bit_identical == r.accuracy.elements);
+    REQUIRE(r.low_precision_gemms == 2 * 16 + (mode == ScalingMode::Accurate ? 1 : 0));
+    ++cases;
+  }
   Ozaki1Options o1;
   o1.slices = 5;  // integers below 2^10 with w = 7: every nonzero slice product kept
   const SchemeResult r1 = run_ozaki1_complex(ar, ai, br, bi, o1, nullptr);
@@ -52,7 +62,7 @@ TEST_CASE("complex: Gaussian integers are reproduced bit for bit by every 3M and
   }
   REQUIRE(r1.c(2, 3) == re);
   REQUIRE(r1.c_imag(2, 3) == im);
-  cases.report(7);
+  cases.report(9);
 }
 
 TEST_CASE("complex: with zero imaginary parts the 3M run gives the real run's result", "[schemes]") {
@@ -87,18 +97,30 @@ TEST_CASE("complex: ozref run --complex reads and writes complex128 files", "[sc
   args.b = (dir / "b.npy").string();
   args.out = (dir / "c.npy").string();
   std::ostringstream out;
-  REQUIRE(cli::run_run(args, out) == 0);
-  const ComplexMatrix c = complex_from_npy(read_npy(args.out), args.out);
-  for (size_t i = 0; i < 2; ++i)
-    for (size_t j = 0; j < 2; ++j) {
-      double re = 0, im = 0;
-      for (size_t k = 0; k < 3; ++k) {
-        re += ar(i, k) * br(k, j) - ai(i, k) * bi(k, j);
-        im += ar(i, k) * bi(k, j) + ai(i, k) * br(k, j);
+  for (const char* product : {"", "gaussian"}) {  // ozaki2-fp8's 3M, ozaki2-int8's Gaussian moduli
+    if (*product) args.scheme = "ozaki2-int8", args.complex_product = product;
+    INFO(args.scheme);
+    REQUIRE(cli::run_run(args, out) == 0);
+    const ComplexMatrix c = complex_from_npy(read_npy(args.out), args.out);
+    for (size_t i = 0; i < 2; ++i)
+      for (size_t j = 0; j < 2; ++j) {
+        double re = 0, im = 0;
+        for (size_t k = 0; k < 3; ++k) {
+          re += ar(i, k) * br(k, j) - ai(i, k) * bi(k, j);
+          im += ar(i, k) * bi(k, j) + ai(i, k) * br(k, j);
+        }
+        CHECK(c.re(i, j) == re);
+        CHECK(c.im(i, j) == im);
       }
-      CHECK(c.re(i, j) == re);
-      CHECK(c.im(i, j) == im);
-    }
+  }
+  args.scheme = "ozaki2-fp8";
+  CHECK_THROWS_WITH(cli::run_run(args, out), Catch::Contains("ozaki2-fp8 takes no --complex-product"));
+  args.complex_product = "4m", args.scheme = "ozaki2-int8";
+  CHECK_THROWS_WITH(cli::run_run(args, out), Catch::Contains("unknown --complex-product '4m'"));
+  cli::RunArgs real;  // a Gaussian product is a complex one
+  real.scheme = "ozaki2-int8", real.complex_product = "gaussian";
+  CHECK_THROWS_WITH(cli::run_run(real, out), Catch::Contains("--complex-product gaussian is a complex ozaki2-int8 product"));
+  args.complex_product.clear();
   args.scheme = "int8-on-fp4";
   CHECK_THROWS_WITH(cli::run_run(args, out), Catch::Contains("--complex is implemented for"));
   args.scheme = "rare";

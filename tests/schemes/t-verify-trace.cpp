@@ -45,6 +45,7 @@ std::vector<Config> configs() {
       {"ozaki2-int8 dd", "ozaki2-int8", with([](SchemeOptions& o) { o.crt = "dd"; })},
       {"ozaki2-int8 18 moduli (GMP CRT)", "ozaki2-int8", with([](SchemeOptions& o) { o.moduli = 18; })},
       {"ozaki2-int8 complex", "ozaki2-int8", with([](SchemeOptions& o) { o.complex = true; })},
+      {"ozaki2-int8 complex gaussian", "ozaki2-int8", with([](SchemeOptions& o) { o.complex = true, o.complex_product = "gaussian"; })},
       {"ozaki2-fp8", "ozaki2-fp8", {}},
       {"ozaki2-fp8 complex", "ozaki2-fp8", with([](SchemeOptions& o) { o.complex = true, o.moduli = 8; })},
       {"ozaki2-fp4", "ozaki2-fp4", with([](SchemeOptions& o) { o.arch = "sm_120"; })},

@@ -89,16 +89,24 @@ OZREF_HD_INLINE void crt_words_of(const double (&limb_sum)[2 * words], double es
   if (!wide_greater(c, k.low, words)) wide_add(c, k.product, words);
 }
 
-// The CRT of the E elements r[e], e < E, whose residue modulo modulus t is r[t * stride + e].
-template <int words, int E>
-OZREF_HD_INLINE void crt_elements_of(const int16_t* r, size_t stride, const CrtConstants<words>& k, uint64_t (&c)[E][words]) {
+// The residues of E elements modulo modulus t at r[t * stride + e]: the crt stage's input.
+template <int E>
+struct StoredResidues {
+  const int16_t* r;
+  size_t stride;
+  OZREF_HD_INLINE void operator()(int t, int32_t (&rt)[E]) const { load_residues<E>(r + static_cast<size_t>(t) * stride, rt); }
+};
+
+// The CRT of E elements whose residues modulo modulus t `residues(t, rt)` gives.
+template <int words, int E, typename Residues>
+OZREF_HD_INLINE void crt_elements_from(const Residues& residues, const CrtConstants<words>& k, uint64_t (&c)[E][words]) {
   constexpr int L = CrtConstants<words>::kLimbs;
   double limb_sum[E][L] = {}, estimate[E] = {};
   OZREF_UNROLL
   for (int t = 0; t < kMaxCrtModuli; ++t) {
     if (t == k.moduli) break;
     int32_t rt[E];
-    load_residues<E>(r + static_cast<size_t>(t) * stride, rt);
+    residues(t, rt);
     for (int e = 0; e < E; ++e) {
       const double x = small_integer_as_double(rt[e]);
       for (int j = 0; j < L; ++j) limb_sum[e][j] = fma(x, k.weight_limb[t][j], limb_sum[e][j]);
@@ -106,6 +114,12 @@ OZREF_HD_INLINE void crt_elements_of(const int16_t* r, size_t stride, const CrtC
     }
   }
   for (int e = 0; e < E; ++e) crt_words_of<words>(limb_sum[e], estimate[e], k, c[e]);
+}
+
+// The CRT of the E elements r[e], e < E, whose residue modulo modulus t is r[t * stride + e].
+template <int words, int E>
+OZREF_HD_INLINE void crt_elements_of(const int16_t* r, size_t stride, const CrtConstants<words>& k, uint64_t (&c)[E][words]) {
+  crt_elements_from<words, E>(StoredResidues<E>{r, stride}, k, c);
 }
 
 }  // namespace ozref::device::ozaki2

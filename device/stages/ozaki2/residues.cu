@@ -1,6 +1,6 @@
 // residues: the balanced residues of A' (by rows, N x P x m x k) and B' (by columns, N x P x n x k)
-// modulo every modulus, as int8 (every modulus at most 256) or int16; plane 2 of a complex run is
-// re + im in residue arithmetic. Each element is read once for all moduli; the outputs are
+// modulo every modulus, as int8 (every modulus at most 256) or int16; a complex run's planes are
+// formed in residue arithmetic: 3M's re, im, re + im, or the Gaussian re + iota im, re - iota im. Each element is read once for all moduli; the outputs are
 // written in 8-element (A) or 16-byte (B, through a transposing tile in shared memory) pieces.
 // truncate_residues, the emulated GEMM's path, forms A' and B' from A, B and the shifts on the way
 // in (truncate's element function), so that they are never written.
@@ -13,17 +13,40 @@ namespace {
 
 constexpr int kRun = 8;  // A's elements per thread
 
-// The residues modulo m of a thread's n elements, plane by plane: planes 0 and 1 are the parts
-// (x[i][0], and x[i][1] for a complex run), plane 2 their sum. `small`: every |x| < 2^51 and
-// m < 2^30, so that the common case's arithmetic applies to all, from the elements' low words.
-template <int n, int parts>
-__device__ inline void residues_of(const double (&x)[n][2], const uint32_t (&low)[n][2], bool small, int64_t m, double inv, int32_t (&r)[n][3]) {
+// The modulus constants a thread needs: m, 1/m, and for a Gaussian product (odd m < 256) iota and
+// the Barrett factor of the reduction of iota im (|.| < 2^15: barrett_residue32's domain).
+struct ModulusConstants {
+  int64_t m;
+  double inv;
+  int32_t iota, mu;
+};
+
+__device__ inline ModulusConstants constants_of(const int64_t* moduli, const int32_t* gaussian, size_t t) {
+  const int64_t m = moduli[t];
+  const int32_t* g = gaussian ? gaussian + t * kGaussianConstants : nullptr;
+  return {m, 1.0 / static_cast<double>(m), g ? g[0] : 0, g ? g[3] : 0};
+}
+
+// The residues modulo m of a thread's n elements, plane by plane: of a real run, the element; of
+// a complex run with 3 planes (3M) re, im and re + im; with 2 (Gaussian) re + iota im and
+// re - iota im. `small`: every |x| < 2^51 and m < 2^30, so that the common case's arithmetic
+// applies to all, from the elements' low words.
+template <int n, int parts, int planes>
+__device__ inline void residues_of(const double (&x)[n][2], const uint32_t (&low)[n][2], bool small, const ModulusConstants& c, int32_t (&r)[n][3]) {
+  const int64_t m = c.m;
 #pragma unroll
   for (int i = 0; i < n; ++i) {
 #pragma unroll
     for (int q = 0; q < parts; ++q)
-      r[i][q] = small ? residue_of_small_integer(x[i][q], low[i][q], static_cast<int32_t>(m), inv) : static_cast<int32_t>(residue_of_integer(x[i][q], m, inv));
-    if (parts == 2) r[i][2] = static_cast<int32_t>(into_balanced_range(r[i][0] + r[i][1], m));
+      r[i][q] = small ? residue_of_small_integer(x[i][q], low[i][q], static_cast<int32_t>(m), c.inv) : static_cast<int32_t>(residue_of_integer(x[i][q], m, c.inv));
+    if (planes == 3) r[i][2] = static_cast<int32_t>(into_balanced_range(r[i][0] + r[i][1], m));
+    if (planes == 2) {  // one reduction of iota im; re +- it are then within one m of the range
+      const int32_t mm = static_cast<int32_t>(m), half = (mm - 1) / 2, turned = barrett_residue32(c.iota * r[i][1], mm, c.mu);
+      int32_t z = r[i][0] + turned, w = r[i][0] - turned;
+      z += z < -half ? mm : 0, z -= z > half ? mm : 0;
+      w += w < -half ? mm : 0, w -= w > half ? mm : 0;
+      r[i][0] = z, r[i][1] = w;
+    }
   }
 }
 
@@ -46,14 +69,10 @@ __device__ inline double operand(const double* x, size_t at, const int32_t* shif
   return shifts ? scaled_integer(x[at], shifts[line]) : x[at];
 }
 
-// The planes of a run of `parts` parts (1 real, 2 complex: re, im, re + im).
-template <int parts>
-constexpr int kPlanes = parts == 1 ? 1 : 3;
-
 // A's elements v0 .. v0 + 7 (in order; rows of k), read once, into every plane of every modulus.
-template <typename R, int parts>
-__global__ void rows_kernel(const double* x, size_t count, size_t k, const int32_t* shifts, const int64_t* moduli, size_t N, R* out) {
-  constexpr int planes = kPlanes<parts>;
+template <typename R, int parts, int planes>
+__global__ void rows_kernel(const double* x, size_t count, size_t k, const int32_t* shifts, const int64_t* moduli, const int32_t* gaussian, size_t N,
+                            R* out) {
   const size_t v0 = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kRun;
   if (v0 >= count) return;
   const bool whole = v0 + kRun <= count && count % kRun == 0;
@@ -68,9 +87,9 @@ __global__ void rows_kernel(const double* x, size_t count, size_t k, const int32
   uint32_t low[kRun][2];
   const bool small = all_small<kRun, parts>(values, low);
   for (size_t t = 0; t < N; ++t) {
-    const int64_t m = moduli[t];
+    const ModulusConstants c = constants_of(moduli, gaussian, t);
     int32_t r[kRun][3];
-    residues_of<kRun, parts>(values, low, small && m < (int64_t{1} << 30), m, 1.0 / static_cast<double>(m), r);
+    residues_of<kRun, parts, planes>(values, low, small && c.m < (int64_t{1} << 30), c, r);
 #pragma unroll
     for (int p = 0; p < planes; ++p) {
       struct alignas(kRun * sizeof(R)) Piece {
@@ -89,9 +108,9 @@ __global__ void rows_kernel(const double* x, size_t count, size_t k, const int32
 // rows, and writes each column's 128 residues of a plane as 16-byte pieces from shared memory.
 constexpr int kTileK = 128, kTileN = 32, kColumnThreads = 256;
 
-template <typename R, int parts>
-__global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x, size_t k, size_t n, const int32_t* shifts, const int64_t* moduli, size_t N, R* out) {
-  constexpr int planes = kPlanes<parts>;
+template <typename R, int parts, int planes>
+__global__ void __launch_bounds__(kColumnThreads)
+    columns_kernel(const double* x, size_t k, size_t n, const int32_t* shifts, const int64_t* moduli, const int32_t* gaussian, size_t N, R* out) {
   // Each thread: 16 rows of one column. A tile row of 4 bytes more than 128 residues is an odd
   // number of 4-byte banks, so that a warp's 32 columns write to 32 banks (a 16-byte pad: 8-way
   // conflicts for int8); its pieces are then read as 4-byte words.
@@ -111,9 +130,9 @@ __global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x
   uint32_t low[kRows][2];
   const bool small = all_small<kRows, parts>(values, low);
   for (size_t t = 0; t < N; ++t) {
-    const int64_t m = moduli[t];
+    const ModulusConstants c = constants_of(moduli, gaussian, t);
     int32_t res[kRows][3];
-    residues_of<kRows, parts>(values, low, small && m < (int64_t{1} << 30), m, 1.0 / static_cast<double>(m), res);
+    residues_of<kRows, parts, planes>(values, low, small && c.m < (int64_t{1} << 30), c, res);
 #pragma unroll
     for (int p = 0; p < planes; ++p) {
 #pragma unroll
@@ -135,37 +154,42 @@ __global__ void __launch_bounds__(kColumnThreads) columns_kernel(const double* x
   }
 }
 
-template <typename R, int parts>
+template <typename R, int parts, int planes>
 void residues_into(const Shape& s, const double* ta, const double* tb, const int32_t* row_shift, const int32_t* col_shift, const int64_t* moduli,
-                   R* ra, R* rb) {
+                   const int32_t* gaussian, R* ra, R* rb) {
   const size_t count_a = s.m * s.k;
-  rows_kernel<R, parts><<<blocks_for((count_a + kRun - 1) / kRun), 256>>>(ta, count_a, s.k, row_shift, moduli, s.N, ra);
+  rows_kernel<R, parts, planes><<<blocks_for((count_a + kRun - 1) / kRun), 256>>>(ta, count_a, s.k, row_shift, moduli, gaussian, s.N, ra);
   OZREF_CUDA_LAUNCHED();
   const dim3 tiles(static_cast<unsigned>((s.n + kTileN - 1) / kTileN), static_cast<unsigned>((s.k + kTileK - 1) / kTileK));
-  columns_kernel<R, parts><<<tiles, kColumnThreads>>>(tb, s.k, s.n, col_shift, moduli, s.N, rb);
+  columns_kernel<R, parts, planes><<<tiles, kColumnThreads>>>(tb, s.k, s.n, col_shift, moduli, gaussian, s.N, rb);
   OZREF_CUDA_LAUNCHED();
 }
 
+// Real (1 plane), 3M (3) or Gaussian (2: `gaussian` holds the constants).
 template <typename R>
 void residues_of_parts(const Shape& s, const double* ta, const double* tb, const int32_t* row_shift, const int32_t* col_shift, const int64_t* moduli,
-                       R* ra, R* rb) {
-  if (s.S == 2) residues_into<R, 2>(s, ta, tb, row_shift, col_shift, moduli, ra, rb);
-  else residues_into<R, 1>(s, ta, tb, row_shift, col_shift, moduli, ra, rb);
+                       const int32_t* gaussian, R* ra, R* rb) {
+  if (s.S == 1) return residues_into<R, 1, 1>(s, ta, tb, row_shift, col_shift, moduli, nullptr, ra, rb);
+  if (s.P == 2) {
+    if (!gaussian) throw std::logic_error("residues: a Gaussian complex run needs its constants");
+    return residues_into<R, 2, 2>(s, ta, tb, row_shift, col_shift, moduli, gaussian, ra, rb);
+  }
+  residues_into<R, 2, 3>(s, ta, tb, row_shift, col_shift, moduli, nullptr, ra, rb);
 }
 
 }  // namespace
 
-void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int8_t* ra, int8_t* rb) {
-  residues_of_parts(s, ta, tb, nullptr, nullptr, moduli, ra, rb);
+void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, const int32_t* gaussian, int8_t* ra, int8_t* rb) {
+  residues_of_parts(s, ta, tb, nullptr, nullptr, moduli, gaussian, ra, rb);
 }
 
-void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int16_t* ra, int16_t* rb) {
-  residues_of_parts(s, ta, tb, nullptr, nullptr, moduli, ra, rb);
+void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, const int32_t* gaussian, int16_t* ra, int16_t* rb) {
+  residues_of_parts(s, ta, tb, nullptr, nullptr, moduli, gaussian, ra, rb);
 }
 
 void truncate_residues(const Shape& s, const double* a, const double* b, const int32_t* row_shift, const int32_t* col_shift, const int64_t* moduli,
-                       int8_t* ra, int8_t* rb) {
-  residues_of_parts(s, a, b, row_shift, col_shift, moduli, ra, rb);
+                       const int32_t* gaussian, int8_t* ra, int8_t* rb) {
+  residues_of_parts(s, a, b, row_shift, col_shift, moduli, gaussian, ra, rb);
 }
 
 }  // namespace ozref::device::ozaki2

@@ -12,10 +12,17 @@
 
 namespace ozref::device::ozaki2 {
 
-// The shape of a run: parts S (1 real, 2 complex), residue planes P (1 or 3), moduli N.
+// The shape of a run: parts S (1 real, 2 complex), residue planes P (1; complex 3 for 3M, 2 for
+// the Gaussian product), moduli N.
 struct Shape {
   size_t m = 0, n = 0, k = 0, S = 1, P = 1, N = 0;
 };
+
+// A Gaussian complex product's constants (schemes/ozaki2/complex_product.hpp), kGaussianConstants
+// int32 per modulus: iota, iota / 2 mod m (balanced), the inverse (m + 1) / 2 of 2, and the Barrett
+// factor floor(2^32 / m). Passed as null for 3M and real runs.
+constexpr size_t kGaussianConstants = 4, kMaxGaussianModuli = 22;
+std::vector<int32_t> gaussian_constants(const std::vector<int64_t>& moduli);
 
 // bound: A's rows (parts x m x k) and B's columns (parts x k x n) scaled to at most 2^bits (6 for
 // INT8, 4 for E4M3) and rounded up (complex: on |re| + |im| rounded up): exponents and operands
@@ -36,13 +43,14 @@ void scale_accurate(const Shape& s, const float* c_hi, int output_exponent, cons
 void truncate(const Shape& s, const double* a, const double* b, const int32_t* row_shift, const int32_t* col_shift, double* ta, double* tb);
 
 // residues: balanced residues of the integers (A's by rows N x P x m x k, B's by columns
-// N x P x n x k; plane 2 of a complex run is re + im formed in residue arithmetic).
-void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int8_t* ra, int8_t* rb);
-void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, int16_t* ra, int16_t* rb);
+// N x P x n x k; a complex run's planes formed in residue arithmetic: 3M's re, im, re + im, or with
+// `gaussian` (device, gaussian_constants) re + iota im, re - iota im).
+void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, const int32_t* gaussian, int8_t* ra, int8_t* rb);
+void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, const int32_t* gaussian, int16_t* ra, int16_t* rb);
 // truncate and residues in one pass, A' and B' never written: the emulated GEMM's path (the lockstep
 // runs the two stages apart).
 void truncate_residues(const Shape& s, const double* a, const double* b, const int32_t* row_shift, const int32_t* col_shift, const int64_t* moduli,
-                       int8_t* ra, int8_t* rb);
+                       const int32_t* gaussian, int8_t* ra, int8_t* rb);
 
 // split: the residues as limbs, modulus t's in rows limb_base[t] .. (limb, plane); fp8 from int16
 // residues, fp4 from int8 residues through the two-limb tables.
@@ -65,6 +73,8 @@ void recombine(const Shape& s, size_t products, const uint32_t* c, const std::ve
 
 // complex: Re = T1 - T2, Im = T3 - T1 - T2 mod m, from (N x 3 x m x n) into (N x 2 x m x n).
 void combine_3m(const Shape& s, const int16_t* products, const int64_t* moduli, int16_t* out);
+// complex, Gaussian: Re = (Z + W) / 2, Im = (W - Z) iota / 2 mod m, from (N x 2 x m x n) into (N x 2 x m x n).
+void combine_gaussian(const Shape& s, const int16_t* products, const int64_t* moduli, const int32_t* gaussian, int16_t* out);
 
 // crt, exact (and garner: the same integer): C' in (-P/2, P/2] as `words` 64-bit words from the
 // weights w_t = q_t P / p_t and P (crt_element.cuh); dd: GEMMul8's double-double.
@@ -89,5 +99,9 @@ void unscale_dd(const Shape& s, const double* hi, const double* lo, const int32_
 // crt (exact) and unscale (no correction) in one kernel, C' never written: the emulated GEMM's path.
 void crt_unscale_exact(const Shape& s, const int16_t* residues, const CrtTables& t, const int32_t* row_shift, const int32_t* col_shift,
                        double* out);
+// complex (Gaussian), crt and unscale in one kernel from the plane products (N x 2 x m x n): the
+// emulated ZGEMM's path; neither Re, Im residues nor C' are written.
+void gaussian_crt_unscale_exact(const Shape& s, const int16_t* products, const std::vector<int64_t>& moduli, const CrtTables& t,
+                                const int32_t* row_shift, const int32_t* col_shift, double* out);
 
 }  // namespace ozref::device::ozaki2

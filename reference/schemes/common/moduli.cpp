@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 namespace ozref::schemes {
 
@@ -49,6 +51,33 @@ std::vector<int64_t> fp4_moduli(size_t count) {
     if (std::all_of(chosen.begin(), chosen.end(), [m](int64_t c) { return std::gcd(c, m) == 1; })) chosen.push_back(m);
   }
   return chosen;
+}
+
+namespace {
+
+bool primes_one_mod_four(int64_t m) {
+  for (int64_t p = 2; p * p <= m; ++p)
+    for (; m % p == 0; m /= p)
+      if (p % 4 != 1) return false;
+  return m == 1 || m % 4 == 1;
+}
+
+}  // namespace
+
+const std::vector<int64_t>& gaussian_int8_moduli() {
+  static const std::vector<int64_t> chosen = [] {
+    std::vector<int64_t> out;
+    for (int64_t m = 255; m > 1; m -= 2)
+      if (primes_one_mod_four(m) && std::all_of(out.begin(), out.end(), [m](int64_t c) { return std::gcd(c, m) == 1; })) out.push_back(m);
+    return out;
+  }();
+  return chosen;
+}
+
+int64_t sqrt_minus_one(int64_t m) {
+  for (int64_t x = 1; x < m; ++x)
+    if ((x * x + 1) % m == 0) return x;
+  throw std::invalid_argument("no square root of -1 modulo " + std::to_string(m));
 }
 
 }  // namespace ozref::schemes

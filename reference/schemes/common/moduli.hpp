@@ -21,4 +21,11 @@ const std::vector<int64_t>& fp4_digits();
 std::vector<int64_t> fp4_two_limb_candidates();
 std::vector<int64_t> fp4_moduli(size_t count = 19);
 
+// Gaussian INT8 moduli, derived (not copied): every odd m <= 256 all of whose prime factors are
+// 1 mod 4 (exactly those odd m with a square root of -1), taken largest first while pairwise
+// coprime (22 of them). Modulo such an m, (re + i im)(re' + i im') splits into two real products.
+const std::vector<int64_t>& gaussian_int8_moduli();
+// The least iota in 1..m-1 with iota^2 = -1 mod m; std::invalid_argument where there is none.
+int64_t sqrt_minus_one(int64_t m);
+
 }  // namespace ozref::schemes

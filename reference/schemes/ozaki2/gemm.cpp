@@ -35,10 +35,9 @@ Operands operands(const Setup& s, const Arrays& in, size_t t, size_t q, size_t g
 }
 
 std::string label(const Setup& s, size_t t, size_t q, size_t g) {
-  static const char* planes[] = {"re", "im", "re+im"};
   const ProductTerm& term = s.products[t]->terms()[g];
   std::string text = s.modulus_label(t);
-  if (s.Q > 1) text += std::string(" product ") + planes[s.pairs[q].first];
+  if (s.Q > 1) text += std::string(" product ") + s.plane_name(s.pairs[q].first);
   return text + " GEMM " + std::to_string(g) + " (limbs " + std::to_string(term.a_limb) + "x" + std::to_string(term.b_limb) + ")";
 }
 

@@ -135,8 +135,10 @@ void ModularProduct::combine_all(const LowpGemm& g, const uint32_t* const* outpu
   }
 }
 
-const Ozaki2Family& ozaki2_family(Ozaki2Variant v) {
+const Ozaki2Family& ozaki2_family(Ozaki2Variant v, ComplexProduct p) {
   static const Ozaki2Family int8{"ozaki2-int8", LowpFormat::Int8, int8_moduli(), 16};
+  static const Ozaki2Family gaussian{"ozaki2-int8", LowpFormat::Int8, gaussian_int8_moduli(), 16};
+  if (v == Ozaki2Variant::Int8 && p == ComplexProduct::Gaussian) return gaussian;
   static const Ozaki2Family fp8 = [] {
     std::vector<int64_t> m = fp8_square_moduli();
     m.insert(m.end(), fp8_karatsuba_moduli().begin(), fp8_karatsuba_moduli().end());
@@ -153,8 +155,8 @@ const Ozaki2Family& ozaki2_family(Ozaki2Variant v) {
   return int8;
 }
 
-std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count, size_t k) {
-  const Ozaki2Family& f = ozaki2_family(v);
+std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count, size_t k, ComplexProduct p) {
+  const Ozaki2Family& f = ozaki2_family(v, p);
   std::vector<std::unique_ptr<ModularProduct>> out;
   for (size_t t = 0; t < count && t < f.moduli.size(); ++t) {
     const int64_t m = f.moduli[t];

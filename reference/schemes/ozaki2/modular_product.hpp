@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "schemes/common/lowp_gemm.hpp"
+#include "schemes/ozaki2/complex_product.hpp"
 
 namespace ozref::schemes {
 
@@ -59,10 +60,11 @@ struct Ozaki2Family {
   std::vector<int64_t> moduli;  // the whole list, used as prefixes
   size_t default_count;  // rare: by K (rare::default_moduli)
 };
-const Ozaki2Family& ozaki2_family(Ozaki2Variant v);
+// The variant's family; a Gaussian complex product (int8 only) takes the Gaussian moduli.
+const Ozaki2Family& ozaki2_family(Ozaki2Variant v, ComplexProduct p = ComplexProduct::ThreeM);
 
 // The products of the first `count` moduli of a variant's list (k: the GEMMs' depth, which sets
 // rare's reduction bias).
-std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count, size_t k = 0);
+std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count, size_t k = 0, ComplexProduct p = ComplexProduct::ThreeM);
 
 }  // namespace ozref::schemes

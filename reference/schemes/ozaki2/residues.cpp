@@ -1,6 +1,7 @@
 // residues: the balanced residues of A' and B' modulo every modulus, A's by rows (N x P x m x k)
-// and B's by columns (N x P x n x k, the layout of the GEMMs' B operand). A complex run has three
-// planes per modulus: re, im and re + im (formed in residue arithmetic, as a kernel forms them).
+// and B's by columns (N x P x n x k, the layout of the GEMMs' B operand). A complex run's planes
+// per modulus are formed in residue arithmetic, as a kernel forms them: 3M's re, im and re + im,
+// or the Gaussian re + iota im and re - iota im (complex_product.hpp).
 // rare extracts them with fp64-emu's three-limb arithmetic.
 #include <algorithm>
 #include <cmath>
@@ -14,11 +15,6 @@
 namespace ozref::schemes::ozaki2 {
 namespace {
 
-const char* plane_name(size_t planes, size_t p) {
-  static const char* names[] = {"re", "im", "re+im"};
-  return planes == 1 ? "" : names[p];
-}
-
 // A' mod m for an integer held in a double, apart from the extraction under test: int64
 // remainders below 2^63 (where the bound keeps the scaled integers), fmod above.
 int64_t remainder_of(double v, int64_t m) { return std::fabs(v) < 0x1p63 ? int64_t(v) % m : int64_t(std::fmod(v, double(m))); }
@@ -29,6 +25,22 @@ int64_t remainder_of(double v, int64_t m) { return std::fabs(v) < 0x1p63 ? int64
 int32_t rare_residue(double t, int bits_eff, double domain, int64_t m) {
   if (std::fabs(t) <= domain) return rare::limb_residue(t, bits_eff, m);
   return balanced_residue_of_integer(t, m);
+}
+
+// The parts' residues re, im into the planes re + iota im, re - iota im, in place.
+void gaussian_planes(const GaussianModulus& g, size_t len, int16_t* re, int16_t* im) {
+  for (size_t v = 0; v < len; ++v) {
+    const int64_t z = g.plane(re[v], im[v], 1), w = g.plane(re[v], im[v], -1);
+    re[v] = int16_t(z), im[v] = int16_t(w);
+  }
+}
+
+// The integer a plane of one element is congruent to, from its parts' remainders: 3M's re, im
+// and re + im; the Gaussian re + iota im and re - iota im.
+int64_t plane_remainder(const Setup& s, size_t t, size_t plane, int64_t re, int64_t im) {
+  if (s.P == 1) return re;
+  if (!s.gaussian.empty()) return re + (plane == 0 ? 1 : -1) * s.gaussian[t].iota * im;
+  return plane == 0 ? re : plane == 1 ? im : re + im;
 }
 
 // The residues of one side: `lines` lines of k integers per part (A's rows; B's columns, gathered
@@ -69,6 +81,7 @@ void fill(const Setup& s, const double* x, bool columns, size_t lines, int bits_
         for (size_t t = 0; t < N; ++t) {
           if (P == 3)
             for (size_t v = 0; v < len; ++v) plane(2, t)[v] = int16_t(balanced_residue(int64_t(plane(0, t)[v]) + plane(1, t)[v], s.moduli[t]));
+          if (!s.gaussian.empty()) gaussian_planes(s.gaussian[t], len, plane(0, t), plane(1, t));
           for (size_t pl = 0; pl < P; ++pl) std::copy(plane(pl, t), plane(pl, t) + len, &out[(t * P + pl) * count + l * k + k0]);
         }
       }
@@ -84,11 +97,11 @@ void check(const Setup& s, const double* x, const T* res, size_t lines, bool col
       const int64_t m = s.moduli[t];
       const size_t line = v / s.k, kk = v % s.k, in = columns ? kk * lines + line : v;  // row-major in the input
       const int64_t got = res[at];
-      const int64_t rem = pl < 2 ? remainder_of(x[pl * count + in], m) : remainder_of(x[in], m) + remainder_of(x[count + in], m);
+      const int64_t rem = plane_remainder(s, t, pl, remainder_of(x[in], m), s.S == 2 ? remainder_of(x[count + in], m) : 0);
       if (got >= -(m / 2) && got <= (m - 1) / 2 && (rem - got) % m == 0) continue;
       const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole A' and B'
       const size_t whole = columns ? f.col(line) : f.row(line);
-      part.violate(std::string(name) + index3(pl, columns ? kk : whole, columns ? whole : kk) + " " + plane_name(s.P, pl) + " residue " +
+      part.violate(std::string(name) + index3(pl, columns ? kk : whole, columns ? whole : kk) + " " + s.plane_name(pl) + " residue " +
                        std::to_string(got) + " mod " + std::to_string(m),
                    {0, columns ? 1u : 0u, f.line_element(t * s.P + pl, columns, line, kk, s.k, lines)});
     }

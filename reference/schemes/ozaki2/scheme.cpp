@@ -12,7 +12,9 @@ namespace {
 using namespace ozaki2;
 
 void require_options(const Ozaki2Options& o, size_t k, size_t parts) {
-  const Ozaki2Family& f = ozaki2_family(o.variant);
+  if (o.complex_product == ComplexProduct::Gaussian && (o.variant != Ozaki2Variant::Int8 || parts != 2))
+    throw InputError(ozaki2_family(o.variant).scheme + ": --complex-product gaussian is a complex ozaki2-int8 product (give --complex; other variants take 3m)");
+  const Ozaki2Family& f = ozaki2_family(o.variant, o.complex_product);
   const size_t count = ozaki2_moduli_count(o, k);
   if (count < 2 || count > f.moduli.size())
     throw InputError(f.scheme + ": --moduli must be 2.." + std::to_string(f.moduli.size()) + ", got " + std::to_string(count));
@@ -49,6 +51,7 @@ nlohmann::json options_of(const Ozaki2Options& o, const Setup& s) {
   if (o.moduli) j["moduli"] = o.moduli;
   if (!s.rare) j["mode"] = to_string(o.mode);
   if (s.S == 2) j["complex"] = true;
+  if (o.complex_product != ComplexProduct::ThreeM) j["complex-product"] = to_string(o.complex_product);
   return j;
 }
 
@@ -58,7 +61,7 @@ size_t ozaki2_max_k(Ozaki2Variant v) { return v == Ozaki2Variant::Fp8 ? 65536 : 
 
 size_t ozaki2_moduli_count(const Ozaki2Options& o, size_t k) {
   if (o.moduli) return o.moduli;
-  return o.variant == Ozaki2Variant::Rare ? rare::default_moduli(k) : ozaki2_family(o.variant).default_count;
+  return o.variant == Ozaki2Variant::Rare ? rare::default_moduli(k) : ozaki2_family(o.variant, o.complex_product).default_count;
 }
 
 Scheme ozaki2_scheme(const Ozaki2Options& o, size_t m, size_t n, size_t k, size_t parts) {

@@ -35,6 +35,7 @@ struct Ozaki2Options {
   std::string op;        // the low-precision instruction; empty: the architecture's first choice
   ScalingMode mode = ScalingMode::Accurate;
   CrtVariant crt = CrtVariant::Exact;
+  ComplexProduct complex_product = ComplexProduct::ThreeM;  // complex runs: 3M, or (int8) Gaussian moduli
   Verify verify = Verify::Full;
   int threads = 0;
   BlockFrame block;  // a distributed run's block of C (schemes/pipeline/block_frame.hpp)
@@ -47,9 +48,9 @@ size_t ozaki2_max_k(Ozaki2Variant v);
 // The number of moduli a run uses: --moduli, else the variant's default (rare: by K, as fp64-emu).
 size_t ozaki2_moduli_count(const Ozaki2Options& o, size_t k);
 
-// The scheme for an m x k by k x n product of `parts` parts (2: complex, 3M); InputError for N
-// outside 2..(list size), K beyond the variant's bound, an architecture without the variant's
-// instruction, or a complex rare.
+// The scheme for an m x k by k x n product of `parts` parts (2: complex, 3M or Gaussian);
+// InputError for N outside 2..(list size), K beyond the variant's bound, an architecture without
+// the variant's instruction, a complex rare, or a Gaussian product that is not a complex int8 run.
 Scheme ozaki2_scheme(const Ozaki2Options& options, size_t m, size_t n, size_t k, size_t parts);
 
 // Runs the scheme on finite FP64 matrices (InputError for NaN or infinity); `trace` may be null.
@@ -59,6 +60,8 @@ SchemeResult run_ozaki2(const Matrix<double>& a, const Matrix<double>& b, const 
 // The complex product (3M): per modulus the residue products A_re B_re, A_im B_im and
 // (A_re + A_im)(B_re + B_im) (the sums formed in residue arithmetic), combined modulo m into
 // Re = T1 - T2 and Im = T3 - T1 - T2 (the `complex` stage), then CRT and unscale for both.
+// With options.complex_product Gaussian (ozaki2-int8): two products per modulus on the Gaussian
+// moduli instead (complex_product.hpp).
 // Rows and columns are scaled on the magnitudes |re| + |im|; the exactness condition is
 // sum (|A'_re| + |A'_im|)(|B'_re| + |B'_im|) < P/2. Result: c (real part) and c_imag; accuracy
 // against the exact complex product. Not for rare (fp64-emu has no complex path).

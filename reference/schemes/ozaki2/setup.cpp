@@ -14,23 +14,38 @@ std::vector<int64_t> moduli_of(const std::vector<std::unique_ptr<ModularProduct>
   return v;
 }
 
+// 3M's planes re, im, re + im; the Gaussian planes re + iota im, re - iota im.
+size_t plane_count(size_t parts, ComplexProduct p) { return parts == 1 ? 1 : p == ComplexProduct::ThreeM ? 3 : 2; }
+
+// Each plane product multiplies A's plane q by B's plane q.
+std::vector<std::pair<size_t, size_t>> same_plane_pairs(size_t planes) {
+  std::vector<std::pair<size_t, size_t>> v;
+  for (size_t q = 0; q < planes; ++q) v.push_back({q, q});
+  return v;
+}
+
+std::vector<GaussianModulus> gaussian_moduli(size_t parts, ComplexProduct p, const std::vector<int64_t>& moduli) {
+  if (parts == 1 || p != ComplexProduct::Gaussian) return {};
+  return std::vector<GaussianModulus>(moduli.begin(), moduli.end());
+}
+
 }  // namespace
 
 Setup::Setup(const Ozaki2Options& options, size_t rows, size_t cols, size_t depth, size_t parts)
     : o(options),
-      family(ozaki2_family(options.variant)),
+      family(ozaki2_family(options.variant, options.complex_product)),
       lowp(scheme_instruction(options.arch, family.format, options.op, family.scheme), family.format),
       N(ozaki2_moduli_count(options, depth)),
       m(rows),
       n(cols),
       k(depth),
       S(parts),
-      P(parts == 2 ? 3 : 1),
-      Q(parts == 2 ? 3 : 1),
-      pairs(parts == 2 ? std::vector<std::pair<size_t, size_t>>{{0, 0}, {1, 1}, {2, 2}}
-                       : std::vector<std::pair<size_t, size_t>>{{0, 0}}),
-      products(make_products(options.variant, N, depth)),
+      P(plane_count(parts, options.complex_product)),
+      Q(P),
+      pairs(same_plane_pairs(P)),
+      products(make_products(options.variant, N, depth, options.complex_product)),
       moduli(moduli_of(products)),
+      gaussian(gaussian_moduli(parts, options.complex_product, moduli)),
       crt(moduli),
       int8(family.format == LowpFormat::Int8),
       rare(options.variant == Ozaki2Variant::Rare),
@@ -74,5 +89,12 @@ Magnitudes magnitudes(const Tensor& x, size_t parts, size_t rows, size_t cols) {
 }
 
 std::string Setup::modulus_label(size_t t) const { return "modulus " + std::to_string(moduli[t]); }
+
+const char* Setup::plane_name(size_t plane) const {
+  static const char* three_m[] = {"re", "im", "re+im"};
+  static const char* gaussian_planes[] = {"re+i*im", "re-i*im"};
+  if (P == 1) return "";
+  return gaussian.empty() ? three_m[plane] : gaussian_planes[plane];
+}
 
 }  // namespace ozref::schemes::ozaki2

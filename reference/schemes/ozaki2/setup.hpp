@@ -1,8 +1,9 @@
 // What every Ozaki-II stage of one run shares, resolved once from the options and the shape: the
 // moduli and their modular products, the CRT, the low-precision GEMM, and the axes of the arrays.
 //   S  parts: 1 (real) or 2 (complex: re, im)
-//   P  residue planes per modulus: 1, or 3 for a complex run (re, im, re + im)
-//   Q  plane products per modulus: 1, or 3 for the 3M product (re re, im im, sum sum)
+//   P  residue planes per modulus: 1, or for a complex run 3 (3M: re, im, re + im) or 2
+//      (Gaussian: re + iota im, re - iota im)
+//   Q  plane products per modulus: 1, or 3 for the 3M product (re re, im im, sum sum), 2 Gaussian
 //   L  limb rows: the limbs of every modulus (split), G: the GEMM outputs of every modulus
 #pragma once
 #include <memory>
@@ -24,6 +25,7 @@ struct Setup {
   std::vector<std::pair<size_t, size_t>> pairs;  // the Q plane products (a plane, b plane)
   std::vector<std::unique_ptr<ModularProduct>> products;
   std::vector<int64_t> moduli;
+  std::vector<GaussianModulus> gaussian;  // a Gaussian complex product's, per modulus; else empty
   Crt crt;
   bool int8, rare, narrow;  // narrow: every residue fits int8 (moduli <= 256)
   // Per modulus t (size N + 1): its first limb, its first GEMM term.
@@ -39,6 +41,7 @@ struct Setup {
   Axis products_axis() const { return {"3", Q, true}; }
   std::vector<size_t> moduli_batches() const;  // one leading row per modulus
   std::string modulus_label(size_t t) const;   // "modulus 443"
+  const char* plane_name(size_t plane) const;  // "re", "im", "re+im", "re+i*im", "re-i*im"; "" for a real run
 };
 
 // Part s (0: re, 1: im) of a stage array of `parts` matrices of rows x cols.
