@@ -196,8 +196,27 @@ void size_control_zero_families() {
   z.run("zero one-product-2^-30");
 }
 
+// coarse: A's row is 2^s at k = 0 mod 2p, 2^-u at k = p mod 2p, 1 elsewhere; B's column 2^-u and 2^s at the same
+// k (64 x 64 x 256): every product is at most 1 (u > s), but a blockwise estimate max(maxA + minB, minA + maxB)
+// over blocks of more than p consecutive k sees 2^(s-u) instead: the count tells the estimate's block size.
+void coarse_family() {
+  char label[96];
+  for (int p = 1; p <= 128; p *= 2) {
+    Pair q(64, 64, 256);
+    for (int kk = 0; kk < 256; ++kk) {
+      const int phase = kk % (2 * p);
+      if (phase != 0 && phase != p) continue;
+      for (int i = 0; i < 64; ++i) q.A(i, kk) = std::ldexp(1.0, phase == 0 ? 10 : -20);
+      for (int j = 0; j < 64; ++j) q.B(kk, j) = std::ldexp(1.0, phase == 0 ? -20 : 10);
+    }
+    std::snprintf(label, sizeof label, "coarse s=10 u=20 p=%d", p);
+    q.run(label);
+  }
+}
+
 void dynamic_count() {
   gap_family();
+  coarse_family();
   cancel_and_block_families();
   size_control_zero_families();
 }
