@@ -15,7 +15,9 @@
 //        when none): the threshold lies between a(first - 2) and a(first).
 //   dyn <family> <params> bits      (only with the argument dynamic-count, then nothing else): the DYNAMIC
 //        control's reported count on crafted inputs (dynamic_count below says what each family varies).
-// Usage: cublas_kblock_probe [dynamic-count] (exit 77 without a GPU).
+//   dynnpy <case> m n k bits    (only with the arguments dynamic-npy DIR): the DYNAMIC count on each input case
+//        DIR/cases.txt lists ("name m n k"; DIR/<name>_A.npy, _B.npy f8 Fortran order, as make_inputs.py writes).
+// Usage: cublas_kblock_probe [dynamic-count | dynamic-npy DIR] (exit 77 without a GPU).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -214,6 +216,30 @@ void coarse_family() {
   }
 }
 
+// An f8 Fortran-order .npy of `count` values (its header is not checked beyond its length), or empty.
+Vec read_npy(const std::string& path, size_t count) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  unsigned char head[10];
+  Vec v(count);
+  const bool ok = f && std::fread(head, 1, 10, f) == 10 && std::fseek(f, 10 + head[8] + 256 * head[9], SEEK_SET) == 0 &&
+                  std::fread(v.data(), sizeof(double), count, f) == count;
+  if (f) std::fclose(f);
+  return ok ? v : Vec();
+}
+
+void dynamic_npy(const std::string& dir) {
+  FILE* list = std::fopen((dir + "/cases.txt").c_str(), "r");
+  char name[256];
+  int m, n, k;
+  while (list && std::fscanf(list, "%255s %d %d %d", name, &m, &n, &k) == 4) {
+    const Vec a = read_npy(dir + "/" + name + "_A.npy", size_t(m) * k), b = read_npy(dir + "/" + name + "_B.npy", size_t(k) * n);
+    int used = -3000;
+    if (!a.empty() && !b.empty()) emulated(a, b, m, n, k, -1, &used);
+    std::printf("dynnpy %s %d %d %d %d\n", name, m, n, k, used);
+  }
+  if (list) std::fclose(list);
+}
+
 void dynamic_count() {
   gap_family();
   coarse_family();
@@ -227,7 +253,8 @@ int main(int argc, char** argv) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return 77;
   if (argc == 2 && std::string(argv[1]) == "dynamic-count") return dynamic_count(), 0;
-  if (argc != 1) return std::fprintf(stderr, "usage: cublas_kblock_probe [dynamic-count]\n"), 2;
+  if (argc == 3 && std::string(argv[1]) == "dynamic-npy") return dynamic_npy(argv[2]), 0;
+  if (argc != 1) return std::fprintf(stderr, "usage: cublas_kblock_probe [dynamic-count | dynamic-npy DIR]\n"), 2;
   block_sizes();
   dynamic_bits();
   near_two();
