@@ -10,7 +10,8 @@
 namespace ozref {
 
 SchemeRun run_named_scheme(const SchemeRunRequest& request, SchemeInputs x) {
-  SchemeRun run{.scheme = schemes::build_scheme(request.scheme, request.options, x.m, x.n, x.k),
+  const schemes::SchemeOptions options = schemes::with_input_resolved_options(request.scheme, request.options, x.arrays, x.m, x.n, x.k);
+  SchemeRun run{.scheme = schemes::build_scheme(request.scheme, options, x.m, x.n, x.k),
                 .verify = verify_level(request.verify, x.m, x.n, x.k),
                 .source = x.source};
   std::unique_ptr<TraceWriter> trace;

@@ -151,4 +151,11 @@ Scheme build_scheme(const std::string& name, const SchemeOptions& options, size_
   return e.build(options, m, n, k);
 }
 
+SchemeOptions with_input_resolved_options(const std::string& name, SchemeOptions options, const Arrays& inputs, size_t m, size_t n, size_t k) {
+  if (name == kCublasFixedpointScheme && !options.complex && options.mantissa_bits == "dynamic")
+    options.mantissa_bits = with_dynamic_count(options.mantissa_bits, inputs.data<double>({kInputStage, "a"}),
+                                               inputs.data<double>({kInputStage, "b"}), m, n, k);
+  return options;
+}
+
 }  // namespace ozref::schemes

@@ -17,7 +17,7 @@ namespace ozref::schemes {
 struct SchemeOptions {
   std::string arch = "ideal";
   std::string op, mode, crt, slicing, accumulate;
-  std::string mantissa_bits;  // cublas-fixedpoint@13.1: "23".."127" or "dynamic" (refused)
+  std::string mantissa_bits;  // cublas-fixedpoint@13.1: "23".."127", "dynamic" or "dynamic:N" (scheme.hpp)
   std::string complex_product;  // ozaki2-int8 complex runs: "3m" (the default) or "gaussian"
   size_t moduli = 0, slices = 0, kblock = 0;
   bool complex = false;
@@ -48,5 +48,8 @@ const SchemeEntry& find_scheme(const std::string& name);
 // InputError for an option the scheme does not take, --complex where it has no complex form, or
 // an option value it refuses.
 Scheme build_scheme(const std::string& name, const SchemeOptions& options, size_t m, size_t n, size_t k);
+// The options with those whose value depends on the inputs (input.a, input.b) resolved on them:
+// cublas-fixedpoint@13.1's --mantissa-bits dynamic becomes dynamic:N. InputError where they cannot be.
+SchemeOptions with_input_resolved_options(const std::string& name, SchemeOptions options, const Arrays& inputs, size_t m, size_t n, size_t k);
 
 }  // namespace ozref::schemes

@@ -4,7 +4,9 @@
 // make_inputs.py writes, regenerated here) replayed through `ozref run --scheme
 // cublas-fixedpoint@13.1 --mantissa-bits B` in process and compared bit for bit, every element; the
 // K-block rule against the 210 shapes cublas_kblock_probe measured and the near-2 bump against its
-// near2 lines; the refusals of bad option values.
+// near2 lines; the DYNAMIC count rule against the counts cuBLAS reported (probe_cases.txt and
+// cublas_kblock_probe dynamic-count) and --mantissa-bits dynamic against the DYNAMIC records; the
+// refusals of bad option values.
 #include <bit>
 #include <cinttypes>
 #include <cmath>
@@ -15,6 +17,8 @@
 
 #include "cli/cli_support.hpp"
 #include "io/npy.hpp"
+#include "common/error.hpp"
+#include "schemes/cublas_fixedpoint/dynamic_count.hpp"
 #include "schemes/cublas_fixedpoint/kblock.hpp"
 #include "support.hpp"
 #include "third_party_inputs.hpp"
@@ -254,9 +258,20 @@ TEST_CASE("cublas-fixedpoint@13.1 refuses bad option values with exit 2, naming 
                    "DYNAMIC control reported (up to 127); got '" + std::string(bad) + "'\n");
     ++cases;
   }
-  const test::CommandResult dynamic = run({"--mantissa-bits", "dynamic"});
-  CHECK(dynamic.code == 2);
-  CHECK_THAT(dynamic.err, Catch::Contains("--mantissa-bits dynamic is not modelled") && Catch::Contains("with that count reproduces"));
+  // dynamic on inputs whose products are all zero under nonzero lines (A = [1 0; 1 0], B = [0 0; 1 1]):
+  // cuBLAS reports 4249 bits there (the probe's zero line), which is not modelled.
+  const test::TempDir dir("cublas-refusals");
+  Matrix<double> a(2, 2), b(2, 2);
+  a.data = {1, 0, 1, 0}, b.data = {0, 0, 1, 1};
+  write_npy(dir / "a.npy", npy_from_matrix(a));
+  write_npy(dir / "b.npy", npy_from_matrix(b));
+  const test::CommandResult zero =
+      test::run_ozref({"run", "--scheme", "cublas-fixedpoint@13.1", "--mantissa-bits", "dynamic", "--a", dir / "a.npy", "--b", dir / "b.npy"});
+  CHECK(zero.code == 2);
+  CHECK_THAT(zero.err, Catch::Contains("C(0, 0) has no finite exponent estimate") && Catch::Contains("cuBLAS reports 4249 bits there"));
+  const test::CommandResult nested = run({"--mantissa-bits", "dynamic:dynamic:55"});
+  CHECK(nested.code == 2);
+  CHECK_THAT(nested.err, Catch::Contains("--mantissa-bits must be an integer 23..79"));
   const test::CommandResult missing = run({});
   CHECK(missing.code == 2);
   CHECK_THAT(missing.err, Catch::Contains("cublas-fixedpoint@13.1 needs --mantissa-bits: 23..79"));
@@ -266,12 +281,145 @@ TEST_CASE("cublas-fixedpoint@13.1 refuses bad option values with exit 2, naming 
   const test::CommandResult other = test::run_ozref({"run", "--scheme", "ozaki2-int8", "--mantissa-bits", "55", "--m", "2", "--n", "2", "--k", "3"});
   CHECK(other.code == 2);
   CHECK_THAT(other.err, Catch::Contains("ozaki2-int8 takes no --mantissa-bits"));
-  cases += 4;
-  // Leading zeros are a plain decimal, as in every integer option; 23 and 127 are the ends.
-  for (const char* good : {"0055", "23", "127"}) {
+  cases += 5;
+  // Leading zeros are a plain decimal, as in every integer option; 23 and 127 are the ends; dynamic
+  // on generated inputs, and dynamic:N as a manifest records a DYNAMIC run.
+  for (const char* good : {"0055", "23", "127", "dynamic", "dynamic:61"}) {
     INFO("--mantissa-bits '" << good << "'");
     CHECK(run({"--mantissa-bits", good, "--verify", "none"}).code == 0);
     ++cases;
   }
   cases.report(20);
+}
+
+namespace {
+
+// The inputs of one cublas_kblock_probe dynamic-count line (its families, as the probe builds them;
+// row-major here), or false for a line this test does not rebuild (the size lines above 2^22
+// elements, whose count the small ones already show: 1024 x 1024 x 65536).
+bool dynamic_probe_inputs(const std::string& line, Matrix<double>& a, Matrix<double>& b) {
+  int k = 0, rows = 0, g = 0, s = 0, p = 0, mn = 0, offset = 0, cap = 0, count = 0;
+  double sig = 0;
+  auto shape = [&](size_t m, size_t n, size_t depth, double fill) {
+    a = Matrix<double>(m, depth), b = Matrix<double>(depth, n);
+    std::fill(a.data.begin(), a.data.end(), fill), std::fill(b.data.begin(), b.data.end(), fill);
+  };
+  auto gap = [&](int depth, int gap_rows, double significand, int binades) {  // A = [2^10, x, 0...], B = [0; 1; 0...]
+    shape(64, 64, static_cast<size_t>(depth), 0.0);
+    for (size_t i = 0; i < 64; ++i)
+      a(i, 0) = std::ldexp(1.0, 10), a(i, 1) = i < static_cast<size_t>(gap_rows) ? std::ldexp(significand, 10 - binades) : std::ldexp(1.0, 10);
+    for (size_t j = 0; j < 64; ++j) b(1, j) = 1;
+  };
+  if (std::sscanf(line.c_str(), "dyn gap k=%d rows=%d sig=%lf g=%d %d", &k, &rows, &sig, &g, &count) == 5) return gap(k, rows, sig, g), true;
+  if (std::sscanf(line.c_str(), "dyn control g=%d offset=%d cap=%d %d", &g, &offset, &cap, &count) == 4) return gap(2, 64, 1.0, g), true;
+  if (std::sscanf(line.c_str(), "dyn coarse s=10 u=20 p=%d %d", &p, &count) == 2) {
+    shape(64, 64, 256, 1.0);
+    for (size_t q = 0; q < 256; ++q) {
+      const size_t phase = q % (2 * static_cast<size_t>(p));
+      if (phase != 0 && phase != static_cast<size_t>(p)) continue;
+      for (size_t i = 0; i < 64; ++i) a(i, q) = std::ldexp(1.0, phase == 0 ? 10 : -20), b(q, i) = std::ldexp(1.0, phase == 0 ? -20 : 10);
+    }
+    return true;
+  }
+  const bool cancel = std::sscanf(line.c_str(), "dyn cancel s=%d %d", &s, &count) == 2;
+  if (cancel || std::sscanf(line.c_str(), "dyn nocancel s=%d %d", &s, &count) == 2) {
+    shape(64, 64, 256, 1.0);
+    for (size_t i = 0; i < 64; ++i) a(i, 0) = a(i, 1) = std::ldexp(1.0, s), b(1, i) = cancel ? -1 : 1;
+    return true;
+  }
+  if (std::sscanf(line.c_str(), "dyn blockgap k=%d s=%d %d", &k, &s, &count) == 3) {
+    shape(64, 64, static_cast<size_t>(k), 1.0);
+    for (size_t i = 0; i < 64; ++i) a(i, 0) = std::ldexp(1.0, s), b(200, i) = std::ldexp(1.0, s);
+    return true;
+  }
+  if (std::sscanf(line.c_str(), "dyn size m=n=%d k=%d %d", &mn, &k, &count) == 3) {
+    if (static_cast<double>(mn) * k > 4194304.0) return false;
+    return shape(static_cast<size_t>(mn), static_cast<size_t>(mn), static_cast<size_t>(k), 1.0), true;
+  }
+  if (line.rfind("dyn zero ", 0) == 0) {
+    shape(64, 64, 2, 0.0);
+    for (size_t i = 0; i < 64; ++i) a(i, 0) = 1, b(1, i) = 1;
+    if (line.find("one-product-2^-30") != std::string::npos) a(0, 1) = std::ldexp(1.0, -30);
+    return true;
+  }
+  FAIL("unknown dynamic-count line: " << line);
+  return false;
+}
+
+// The count cuBLAS reported (the line's last field) less the line's mantissa bit offset (the probe
+// shows the offset adding to the count; ozref has no such option).
+int reported_without_offset(const std::string& line) {
+  const int count = std::stoi(line.substr(line.rfind(' ') + 1));
+  const size_t at = line.find("offset=");
+  return count - (at == std::string::npos ? 0 : std::stoi(line.substr(at + 7)));
+}
+
+int rule_count(const Matrix<double>& a, const Matrix<double>& b) {
+  return schemes::cublas_fixedpoint::dynamic_bit_count(a.data.data(), b.data.data(), a.rows, b.cols, a.cols);
+}
+
+}  // namespace
+
+TEST_CASE("cublas-fixedpoint@13.1's DYNAMIC count rule gives every count cuBLAS reported on the probes", "[schemes]") {
+  std::ifstream in(data_dir() + "/cublas/cublas_dynamic_count_probe.txt");
+  REQUIRE(in);
+  size_t equal = 0, refused = 0, skipped = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("dyn ", 0) != 0) continue;
+    INFO(line);
+    Matrix<double> a, b;
+    if (!dynamic_probe_inputs(line, a, b)) {
+      ++skipped;
+      continue;
+    }
+    const int want = reported_without_offset(line);
+    if (want == 4249) {  // no finite estimate: refused, not modelled
+      CHECK_THROWS_AS(rule_count(a, b), InputError);
+      ++refused;
+    } else {
+      CHECK(rule_count(a, b) == want);
+      ++equal;
+    }
+  }
+  // The cublas_emu_probe cases (probe_cases.txt): whole inputs for slicing, rounding, row_scale and
+  // col_scale; row subsets for products, accumulate and dynamic, whose subsets give the whole
+  // case's count too.
+  for (const ProbeCase& c : probe_cases()) {
+    INFO(c.name);
+    CHECK(rule_count(load(data_dir() + "/cublas/" + c.name + "_A.npy"), load(data_dir() + "/cublas/" + c.name + "_B.npy")) == c.dynamic_bits);
+    ++equal;
+  }
+  WARN("DYNAMIC count rule: " << equal << " recorded counts equal, " << refused << " cases of 4249 refused, " << skipped << " size line (1024 x 1024 x 65536) not rebuilt");
+  CHECK(equal == 341);
+  CHECK(refused == 230);
+  CHECK(skipped == 1);
+}
+
+TEST_CASE("cublas-fixedpoint@13.1 --mantissa-bits dynamic reproduces every DYNAMIC record without the count given", "[schemes]") {
+  const test::TempDir dir("cublas-dynamic");
+  const std::string data = data_dir() + "/cublas/";
+  Tally tally;
+  for (const ProbeCase& c : probe_cases()) {
+    const std::string a = data + c.name + "_A.npy", b = data + c.name + "_B.npy";
+    const size_t kblock = load(a).rows == c.m ? 0 : schemes::cublas_fixedpoint::kblock_size(c.m, c.n, c.k);
+    const Matrix<double> want = load(data + c.name + "_dynamic_C.npy");
+    require_bit_identical(ozref_run(a, b, "dynamic", kblock, dir / "c.npy", want.rows, want.cols), want, c.name + " dynamic", tally);
+  }
+  for (const test::ThirdPartyCase& c : test::third_party_cases()) {
+    const auto [a, b] = write_inputs(c, dir);
+    const Matrix<double> want = load(data_dir() + "/third-party/" + c.name + "_cublasemuDyn_C.npy");
+    require_bit_identical(ozref_run(a, b, "dynamic", 0, dir / "c.npy", c.m, c.n), want,
+                          c.name + " cublasemuDyn (rule: " + std::to_string(rule_count(c.a, c.b)) + " bits)", tally);
+  }
+  WARN("DYNAMIC records through --mantissa-bits dynamic: " << tally.records << " records, " << tally.elements << " elements bit-identical");
+  CHECK(tally.records == 12);
+  CHECK(tally.elements == 9072 + 42496);
+  // The trace records the count: its manifest's options say dynamic:N (row_scale: 124).
+  const test::CommandResult r = test::run_ozref({"run", "--scheme", "cublas-fixedpoint@13.1", "--mantissa-bits", "dynamic", "--a",
+                                                 data + "row_scale_A.npy", "--b", data + "row_scale_B.npy", "--dump", dir / "trace"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const nlohmann::json manifest = nlohmann::json::parse(std::ifstream(dir / "trace/manifest.json"));
+  CHECK(manifest.at("options").at("mantissa-bits") == "dynamic:124");
+  CHECK(manifest.at("resolved").at("slices") == 16);
 }

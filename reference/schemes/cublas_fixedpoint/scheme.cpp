@@ -1,8 +1,10 @@
 #include "schemes/cublas_fixedpoint/scheme.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "common/error.hpp"
+#include "schemes/cublas_fixedpoint/dynamic_count.hpp"
 #include "schemes/cublas_fixedpoint/stages.hpp"
 #include "schemes/stage_tools.hpp"
 
@@ -12,24 +14,20 @@ namespace {
 using namespace cublas_fixedpoint;
 
 constexpr int kMinBits = 23, kMaxFixedBits = 79, kMaxBits = 127;
+constexpr std::string_view kDynamicPrefix = "dynamic:";
 constexpr size_t kMaxDigitProducts = 131071;  // p kb 2^14 < 2^31: every INT32 sum exact
 
-}  // namespace
-
-int cublas_mantissa_bits(const std::string& value) {
+// The count in `digits`, the part of --mantissa-bits `value` after any "dynamic:".
+int count_of(const std::string& digits, const std::string& value) {
   const std::string name = kCublasFixedpointScheme;
-  if (value == "dynamic")
-    throw InputError(name + ": --mantissa-bits dynamic is not modelled: how cuBLAS's DYNAMIC control chooses its bit count is not decoded "
-                            "(docs/third-party.md). cuBLAS reports the count it used (cublasSetFixedPointEmulationMantissaBitCountPointer); "
-                            "--mantissa-bits N with that count reproduces the DYNAMIC run's output");
-  if (value.empty())
+  if (digits.empty())
     throw InputError(name + " needs --mantissa-bits: " + std::to_string(kMinBits) + ".." + std::to_string(kMaxFixedBits) +
                      " (cuBLAS's FIXED control) or a count the DYNAMIC control reported (up to " + std::to_string(kMaxBits) + ")");
   // A plain decimal, leading zeros allowed as in every integer option; more than three significant
   // digits is out of range whatever they are.
-  const size_t first = std::min(value.find_first_not_of('0'), value.size() - 1);
-  const bool digits = std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }) && value.size() - first <= 3;
-  const int bits = digits ? std::stoi(value.substr(first)) : 0;
+  const size_t first = std::min(digits.find_first_not_of('0'), digits.size() - 1);
+  const bool decimal = std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) && digits.size() - first <= 3;
+  const int bits = decimal ? std::stoi(digits.substr(first)) : 0;
   if (bits < kMinBits || bits > kMaxBits)
     throw InputError(name + ": --mantissa-bits must be an integer " + std::to_string(kMinBits) + ".." + std::to_string(kMaxFixedBits) +
                      " (cuBLAS's FIXED control) or a count the DYNAMIC control reported (up to " + std::to_string(kMaxBits) + "); got " +
@@ -37,8 +35,29 @@ int cublas_mantissa_bits(const std::string& value) {
   return bits;
 }
 
-Scheme cublas_fixedpoint_scheme(int bits, size_t kblock, size_t m, size_t n, size_t k) {
+}  // namespace
+
+CublasMantissaBits cublas_mantissa_bits(const std::string& value) {
+  if (value == "dynamic")
+    throw InputError(std::string(kCublasFixedpointScheme) +
+                     ": --mantissa-bits dynamic needs the inputs to choose its count, and this run builds the scheme without them "
+                     "(`ozref run` resolves it; or give the count: --mantissa-bits dynamic:N or N)");
+  const bool dynamic = value.rfind(kDynamicPrefix, 0) == 0;
+  return {count_of(dynamic ? value.substr(kDynamicPrefix.size()) : value, value), dynamic};
+}
+
+std::string with_dynamic_count(const std::string& value, const double* a, const double* b, size_t m, size_t n, size_t k) {
+  if (value != "dynamic") return value;
+  const int count = dynamic_bit_count(a, b, m, n, k);
+  if (count > kMaxBits)
+    throw InputError(std::string(kCublasFixedpointScheme) + ": --mantissa-bits dynamic: the DYNAMIC rule gives " + std::to_string(count) +
+                     " bits on these inputs, above the " + std::to_string(kMaxBits) + " this scheme models (what cuBLAS does there is not recorded)");
+  return std::string(kDynamicPrefix) + std::to_string(count);
+}
+
+Scheme cublas_fixedpoint_scheme(CublasMantissaBits control, size_t kblock, size_t m, size_t n, size_t k) {
   const std::string name = kCublasFixedpointScheme;
+  const int bits = control.bits;
   if (bits < kMinBits || bits > kMaxBits) throw InputError(name + ": mantissa bits must be 23..127, got " + std::to_string(bits));
   const auto setup = std::make_shared<const Setup>(bits, kblock, m, n, k);
   if (setup->p * setup->kb > kMaxDigitProducts)
@@ -46,10 +65,11 @@ Scheme cublas_fixedpoint_scheme(int bits, size_t kblock, size_t m, size_t n, siz
                      " slices could overflow the INT32 sums (slices x K-block must be at most 131071); what cuBLAS does there is not recorded");
   Scheme s;
   s.name = name;
-  s.options = {{"arch", "sm_90"}, {"mantissa-bits", std::to_string(bits)}};
+  s.options = {{"arch", "sm_90"}, {"mantissa-bits", (control.dynamic ? std::string(kDynamicPrefix) : std::string()) + std::to_string(bits)}};
   if (kblock) s.options["kblock"] = kblock;
   s.resolved = {{"arch", "sm_90"}, {"slices", setup->p}, {"mantissa_bits", setup->bits}, {"kblock", setup->kb}, {"kblocks", setup->blocks},
-                {"instruction", setup->gemm.spec().op}, {"kblock_source", kblock ? "--kblock" : "the fitted rule (docs/third-party.md)"}};
+                {"instruction", setup->gemm.spec().op},
+                {"mantissa_control", control.dynamic ? "DYNAMIC (the count from the decoded rule)" : "the count given"}, {"kblock_source", kblock ? "--kblock" : "the fitted rule (docs/third-party.md)"}};
   s.m = m, s.n = n, s.k = k;
   s.stages.push_back(std::make_unique<Scale>(setup));
   s.stages.push_back(std::make_unique<Slice>(setup));

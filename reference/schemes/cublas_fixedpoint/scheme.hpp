@@ -15,12 +15,23 @@ namespace ozref::schemes {
 
 inline constexpr const char* kCublasFixedpointScheme = "cublas-fixedpoint@13.1";
 
-// The bit count of --mantissa-bits: 23..79 (the FIXED control's range) or a count up to 127 (what
-// the DYNAMIC control has reported: 124); InputError for "dynamic" (not decoded: the message says
-// how to reproduce a DYNAMIC run), an empty or malformed value, or one out of range.
-int cublas_mantissa_bits(const std::string& value);
+// --mantissa-bits: 23..79 (the FIXED control's range) or a count up to 127 (what the DYNAMIC control
+// has reported: 124), or "dynamic:N", a DYNAMIC run whose count the decoded rule gave as N (what
+// with_dynamic_count makes of "dynamic" and a manifest records). InputError for "dynamic" itself
+// (its count needs the inputs: only a run that has them resolves it), an empty or malformed value,
+// or one out of range.
+struct CublasMantissaBits {
+  int bits = 0;
+  bool dynamic = false;  // the count came from the DYNAMIC rule
+};
+CublasMantissaBits cublas_mantissa_bits(const std::string& value);
+
+// "dynamic" resolved on the inputs (a: m x k, b: k x n, row-major) to "dynamic:N", N the DYNAMIC
+// control's count (cublas_fixedpoint/dynamic_count.hpp); any other value unchanged. InputError where
+// the rule gives no count or one above 127.
+std::string with_dynamic_count(const std::string& value, const double* a, const double* b, size_t m, size_t n, size_t k);
 
 // InputError for bits outside 23..127 or K-blocks whose INT32 sums could overflow (p kb > 131071).
-Scheme cublas_fixedpoint_scheme(int bits, size_t kblock, size_t m, size_t n, size_t k);
+Scheme cublas_fixedpoint_scheme(CublasMantissaBits bits, size_t kblock, size_t m, size_t n, size_t k);
 
 }  // namespace ozref::schemes
