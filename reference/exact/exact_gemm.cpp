@@ -105,33 +105,93 @@ EncodeResult nearest(const FormatSpec& spec, const ExactValue& v, bool sticky) {
   return r;
 }
 
+// The top 128 bits of a magnitude (its leading bit at bit 127): magnitude = window * 2^lsb plus,
+// when `below`, a positive amount under 2^lsb (lsb counted from the magnitude's bit 0).
+struct Window {
+  u128 bits = 0;
+  long lsb = 0;
+  bool below = false;
+};
+
+// For a nonzero magnitude whose highest nonzero word is top - 1.
+Window window_of(std::span<const uint64_t> magnitude, size_t top) {
+  const long msb = long(top - 1) * 64 + std::bit_width(magnitude[top - 1]) - 1;
+  auto word = [&](size_t i) { return i < top ? u128{magnitude[i]} : u128{0}; };
+  Window w;
+  if (msb < 127) {  // all of it fits: no bits below
+    w.bits = (word(1) << 64 | word(0)) << (127 - msb);
+    w.lsb = msb - 127;
+    return w;
+  }
+  w.lsb = msb - 127;
+  const size_t lw = size_t(w.lsb / 64);
+  const unsigned lb = unsigned(w.lsb % 64);
+  w.bits = (word(lw + 1) << 64 | word(lw)) >> lb;
+  if (lb) w.bits |= word(lw + 2) << (128 - lb);
+  w.below = lb && (magnitude[lw] & ((uint64_t{1} << lb) - 1));
+  for (size_t i = 0; i < lw && !w.below; ++i) w.below = magnitude[i] != 0;
+  return w;
+}
+
+// |E| - |nearest| from the window alone, where that decides its rounding: E's magnitude is
+// window * 2^lsb plus something in [0, 2^lsb) (nonzero when `below`), and `rounded`, its FP64
+// nearest (normal: 53 bits), a multiple of 2^(lsb + 75); so the difference is d * 2^lsb plus that,
+// |d| <= 2^75. When |d| >= 2^55 the part below only acts as the sticky bit of d (or of |d| - 1
+// when d is negative). Returns false where the multi-word residual is needed.
+bool window_residual(const Window& w, int base, bool negative, double rounded, double& residual, bool& exact) {
+  const uint64_t bits = std::bit_cast<uint64_t>(rounded) & ~(uint64_t{1} << 63);
+  const long field = long(bits >> 52);
+  const long shift = field - 1075 - (base + w.lsb);  // nearest's last bit in window units
+  if (field == 0 || (shift != 75 && shift != 76)) return false;
+  const u128 sig = u128((bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52)) << shift;  // 2^128 wraps to 0
+  const __int128 d = static_cast<__int128>(w.bits - sig);                                  // |d| <= 2^75
+  const u128 mag = d < 0 ? u128(-d) - u128{w.below} : u128(d);
+  if (mag >> 55 == 0) return false;
+  const int width = 128 - (uint64_t(mag >> 64) ? std::countl_zero(uint64_t(mag >> 64)) : 64 + std::countl_zero(uint64_t(mag)));
+  ExactValue rest;
+  rest.cls = FloatClass::Normal;
+  rest.negative = (d < 0) != negative;
+  // The top 64 bits of mag (all filled, so that the sticky bit lies below the rounding point).
+  rest.significand = width > 64 ? uint64_t(mag >> (width - 64)) : uint64_t(mag) << (64 - width);
+  rest.exponent = base + int(w.lsb) + width - 64;
+  const bool sticky = w.below || (width > 64 && (mag & ((u128{1} << (width - 64)) - 1)) != 0);
+  static const FormatSpec& f64 = format_spec(FormatId::FP64);
+  const EncodeResult r = nearest<double>(f64, rest, sticky);
+  residual = std::bit_cast<double>(r.bits);
+  exact = !r.inexact;
+  return true;
+}
+
 // Rounds E = (-1)^negative * magnitude * 2^base into the output element `idx`; `scratch` is
-// where E - nearest is formed.
+// where E - nearest is formed when the top 128 bits do not decide its rounding.
 void finalize(bool negative, std::span<const uint64_t> magnitude, int base, std::vector<uint64_t>& scratch,
               ExactProduct& out, size_t idx) {
-  const FormatSpec& f64 = format_spec(FormatId::FP64);
-  const FormatSpec& f32 = format_spec(FormatId::FP32);
-  bool sticky = false;
-  const ExactValue v = leading_bits(negative, magnitude, base, sticky);
-  if (v.cls == FloatClass::Zero) {
+  static const FormatSpec& f64 = format_spec(FormatId::FP64);
+  static const FormatSpec& f32 = format_spec(FormatId::FP32);
+  size_t top = magnitude.size();
+  while (top > 0 && magnitude[top - 1] == 0) --top;
+  if (top == 0) {
     out.nearest[idx] = 0.0;
     out.residual[idx] = 0.0;
     out.residual_exact[idx] = 1;
     out.nearest_fp32[idx] = 0.0f;
     return;
   }
+  const Window w = window_of(magnitude, top);
+  const ExactValue v{FloatClass::Normal, negative, uint64_t(w.bits >> 64), base + int(w.lsb) + 64};
+  const bool sticky = w.below || uint64_t(w.bits) != 0;
   const EncodeResult r64 = nearest<double>(f64, v, sticky);
   const EncodeResult r32 = nearest<float>(f32, v, sticky);
   out.nearest[idx] = std::bit_cast<double>(r64.bits);
   out.nearest_fp32[idx] = std::bit_cast<float>(static_cast<uint32_t>(r32.bits));
-  if (r64.overflow) {
+  if (r64.overflow || !r64.inexact) {
     out.residual[idx] = 0.0;
-    out.residual_exact[idx] = 0;
+    out.residual_exact[idx] = !r64.overflow;
     return;
   }
-  if (!r64.inexact) {
-    out.residual[idx] = 0.0;
-    out.residual_exact[idx] = 1;
+  bool exact = false;
+  if (window_residual(w, base, negative, out.nearest[idx], out.residual[idx], exact)) {
+    out.residual_exact[idx] = exact;
     return;
   }
   // |E| - |nearest| in two's complement, one word wider for the sign; E - nearest has its sign
@@ -143,8 +203,9 @@ void finalize(bool negative, std::span<const uint64_t> magnitude, int base, std:
   accumulate(scratch, true, n.sig, static_cast<unsigned>(n.exp - base));
   const bool below = scratch.back() >> 63;  // |E| < |nearest|
   if (below) negate(scratch);
-  const ExactValue rest = leading_bits(below != negative, scratch, base, sticky);
-  const EncodeResult rr = nearest<double>(f64, rest, sticky);
+  bool rest_sticky = false;
+  const ExactValue rest = leading_bits(below != negative, scratch, base, rest_sticky);
+  const EncodeResult rr = nearest<double>(f64, rest, rest_sticky);
   out.residual[idx] = std::bit_cast<double>(rr.bits);
   out.residual_exact[idx] = !rr.inexact;
 }
