@@ -176,11 +176,11 @@ struct Plan {
   std::vector<std::vector<uint32_t>> small;  // empty in the DGEMM mode
 };
 
-// The int8 mode where K and the range allow it (its moduli multiply to about 2^350), else primes
-// for DGEMMs. Either way the moduli multiply to at least 2^(bits + 1).
-Plan make_plan(size_t k, long bits) {
+// The int8 mode where K, the range and the operands' shifts allow it (its moduli multiply to about
+// 2^350), else primes for DGEMMs. Either way the moduli multiply to at least 2^(bits + 1).
+Plan make_plan(size_t k, long bits, int max_shift) {
   Plan plan;
-  if (k <= kInt8MaxDepth) {
+  if (k <= kInt8MaxDepth && max_shift <= kInt8MaxShift) {
     double log2_product = 0;
     const std::vector<uint32_t>& list = int8_moduli();
     for (size_t i = 0; i < list.size() && log2_product < double(bits) + 1.001; ++i) {
@@ -239,7 +239,9 @@ void dgemm_residues(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, 
 }  // namespace
 
 CrtPlan crt_plan(size_t k, long bits) {
-  const Plan plan = make_plan(k, bits);
+  // Shifts taken to be within range: exact_gemm's are at most bits + 1, within kInt8MaxShift
+  // wherever the int8 mode's moduli suffice.
+  const Plan plan = make_plan(k, bits, 0);
   CrtPlan p{.moduli = int(plan.moduli.size()), .int8 = !plan.small.empty()};
   for (const auto& g : plan.small) p.gemms += int(g.size());
   if (!p.int8) p.gemms = p.moduli;
@@ -249,9 +251,10 @@ CrtPlan crt_plan(size_t k, long bits) {
 WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits) {
   if (a.cols != b.rows) throw std::invalid_argument("crt_gemm: inner dimensions differ");
   const size_t m = a.rows, k = a.cols, n = b.cols;
-  const Plan plan = make_plan(k, bits);
+  const int shift = std::max(max_shift(a), max_shift(b));
+  const Plan plan = make_plan(k, bits, shift);
   if (plan.moduli.empty()) throw std::invalid_argument("crt_gemm: no prime basis for this depth and range");
-  const MixedRadix mr = mixed_radix(plan.moduli, std::max(max_shift(a), max_shift(b)));
+  const MixedRadix mr = mixed_radix(plan.moduli, shift);
   const size_t count = plan.moduli.size(), plane = m * n;
 
   WideIntegerMatrix c;

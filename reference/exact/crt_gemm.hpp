@@ -34,7 +34,8 @@ struct WideIntegerMatrix {
 
 // How crt_gemm computes a product of depth k whose elements are below 2^bits in magnitude:
 // `gemms` products of residue matrices (int8 GEMMs in the int8 mode, else DGEMMs) and `moduli`
-// moduli for Garner's algorithm; no moduli when k or bits is beyond what this method handles.
+// moduli for Garner's algorithm; no moduli when k or bits is beyond what this method handles. For
+// operands whose shifts are within kInt8MaxShift (crt_gemm takes the DGEMM mode for wider ones).
 struct CrtPlan {
   int gemms = 0, moduli = 0;
   bool int8 = false;
