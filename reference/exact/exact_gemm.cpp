@@ -52,6 +52,7 @@ struct LineExtent {
   int low = INT_MAX;   // the lowest set bit over the line
   bool nonfinite = false;
   double l1 = 0;       // the sum of the finite elements' magnitudes, rounded along the way
+  double l2 = 0;       // the sum of their squares, likewise
   bool empty() const { return top == INT_MIN; }
 };
 
@@ -68,6 +69,7 @@ LineExtent line_extent(const double* x, size_t stride, size_t count) {
     e.top = std::max(e.top, p.top());
     e.low = std::min(e.low, p.exp);
     e.l1 += std::fabs(v);
+    e.l2 += v * v;
   }
   return e;
 }
@@ -224,23 +226,32 @@ struct Analysis {
 
 int width(const LineExtent& e) { return e.empty() ? 0 : e.top - e.low; }
 
-// log2 of an upper bound on the line's scaled sum of magnitudes: the rounded sum l1 is within a
-// relative (count - 1) 2^-53 of the exact one (plus subnormal rounding, below count 2^-1074).
+// log2 of upper bounds on the line's scaled sum of magnitudes and on its scaled 2-norm: a rounded
+// sum of `count` terms is within a relative (count - 1) 2^-53 of the exact one, each square within
+// 2^-53 of its own (plus subnormal rounding or underflow: below count 2^-1074 in all).
 double log2_l1_bound(const LineExtent& e, size_t count) {
   if (e.empty()) return 0;
   const double n = static_cast<double>(count);
   return std::log2(e.l1 * (1 + n * 0x1p-52) + n * 0x1p-1074) + 0x1p-20 - e.low;
 }
+double log2_l2_bound(const LineExtent& e, size_t count) {
+  if (e.empty()) return 0;
+  const double n = static_cast<double>(count);
+  return 0.5 * std::log2(e.l2 * (1 + (n + 1) * 0x1p-52) + n * 0x1p-1074) + 0x1p-20 - e.low;
+}
 
 // A bound on the bits of every element of the integer product: |C_ij| <= sum_k |A_ik| |B_kj| is
 // at most the row's sum of magnitudes times the column's largest (below 2^width), or the other
-// way round; both are within k * 2^(width_i + width_j).
+// way round, or the product of their 2-norms (Cauchy-Schwarz); all are within k * 2^(width_i +
+// width_j). (A square past the FP64 range makes its bound infinite, and so unused.)
 long product_bits(const Analysis& an, size_t k) {
   int wa = 0, wb = 0;
-  double la = 0, lb = 0;
-  for (const auto& e : an.rows) wa = std::max(wa, width(e)), la = std::max(la, log2_l1_bound(e, k));
-  for (const auto& e : an.cols) wb = std::max(wb, width(e)), lb = std::max(lb, log2_l1_bound(e, k));
-  const double tight = std::min(la + wb, wa + lb);
+  double la = 0, lb = 0, na = 0, nb = 0;
+  for (const auto& e : an.rows)
+    wa = std::max(wa, width(e)), la = std::max(la, log2_l1_bound(e, k)), na = std::max(na, log2_l2_bound(e, k));
+  for (const auto& e : an.cols)
+    wb = std::max(wb, width(e)), lb = std::max(lb, log2_l1_bound(e, k)), nb = std::max(nb, log2_l2_bound(e, k));
+  const double tight = std::min({la + wb, wa + lb, na + nb});
   const long loose = long{wa} + wb + ceil_log2(k);
   return tight < double(loose) ? std::max(1L, static_cast<long>(std::ceil(tight))) : loose;
 }
