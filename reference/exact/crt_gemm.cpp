@@ -140,22 +140,29 @@ OZREF_VECTOR_CLONES void garner_digits(const MixedRadix& mr, const double* resid
   }
 }
 
-// Elements [first, first + count_e) from their residues (mod p_i at residues[i * plane + idx]):
-// Garner's digits, then Horner's rule in 64-bit words, then the balanced representative.
-void rebuild(const MixedRadix& mr, const double* residues, size_t plane, size_t first,
-             size_t count_e, std::vector<double>& digit, WideIntegerMatrix& c) {
-  const size_t count = mr.moduli.size();
-  garner_digits(mr, residues + first, plane, count_e, digit.data());
+// Elements [first, first + count_e) from their residues (mod p_i at residues[i * plane + idx]) into
+// `out` (kBlock elements' words and signs): Garner's digits, then Horner's rule in 64-bit words,
+// then the balanced representative.
+struct BlockBuffer {
+  std::vector<double> digit;
+  std::vector<uint64_t> magnitude;
+  std::vector<uint8_t> negative;
+};
+
+void rebuild(const MixedRadix& mr, const double* residues, size_t plane, size_t first, size_t count_e,
+             BlockBuffer& out) {
+  const size_t count = mr.moduli.size(), words = mr.product.size();
+  garner_digits(mr, residues + first, plane, count_e, out.digit.data());
+  std::fill(out.magnitude.begin(), out.magnitude.end(), 0);
   for (size_t e = 0; e < count_e; ++e) {
-    const size_t idx = first + e;
-    const std::span<uint64_t> x(c.magnitude.data() + idx * c.words, c.words);
+    const std::span<uint64_t> x(out.magnitude.data() + e * words, words);
     size_t used = 0;  // the words the value so far needs (below M, so within x; the rest stay 0)
     for (size_t i = count; i-- > 0;)
-      if (const uint64_t out = multiply_add(x.first(used), uint64_t(mr.moduli[i].p), uint64_t(digit[i * kBlock + e])))
-        x[used++] = out;
+      if (const uint64_t carry = multiply_add(x.first(used), uint64_t(mr.moduli[i].p), uint64_t(out.digit[i * kBlock + e])))
+        x[used++] = carry;
     // x > (M - 1) / 2 stands for x - M < 0: its magnitude is M - x.
     const bool negative = std::lexicographical_compare(mr.half.rbegin(), mr.half.rend(), x.rbegin(), x.rend());
-    c.negative[idx] = negative;
+    out.negative[e] = negative;
     if (!negative) continue;
     unsigned borrow = 0;
     for (size_t w = 0; w < x.size(); ++w) {
@@ -248,21 +255,14 @@ CrtPlan crt_plan(size_t k, long bits) {
   return p;
 }
 
-WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits) {
+void crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits, const ProductSink& sink) {
   if (a.cols != b.rows) throw std::invalid_argument("crt_gemm: inner dimensions differ");
   const size_t m = a.rows, k = a.cols, n = b.cols;
   const int shift = std::max(max_shift(a), max_shift(b));
   const Plan plan = make_plan(k, bits, shift);
   if (plan.moduli.empty()) throw std::invalid_argument("crt_gemm: no prime basis for this depth and range");
   const MixedRadix mr = mixed_radix(plan.moduli, shift);
-  const size_t count = plan.moduli.size(), plane = m * n;
-
-  WideIntegerMatrix c;
-  c.rows = m;
-  c.cols = n;
-  c.words = mr.product.size();
-  c.magnitude.assign(m * n * c.words, 0);
-  c.negative.assign(m * n, 0);
+  const size_t count = plan.moduli.size(), plane = m * n, words = mr.product.size();
   // Residues of C, modulus by modulus, every element written before it is read: left
   // uninitialised (zeroing them would cost a sizeable part of the work outside the GEMMs).
   const std::unique_ptr<double[]> residues(new double[count * plane]);
@@ -272,10 +272,27 @@ WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
   {
     const size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
     const size_t first0 = plane * me / threads, last = plane * (me + 1) / threads;
-    std::vector<double> digit(count * kBlock);
-    for (size_t first = first0; first < last; first += kBlock)
-      rebuild(mr, residues.get(), plane, first, std::min(kBlock, last - first), digit, c);
+    BlockBuffer buffer{std::vector<double>(count * kBlock), std::vector<uint64_t>(kBlock * words),
+                       std::vector<uint8_t>(kBlock)};
+    for (size_t first = first0; first < last; first += kBlock) {
+      const size_t len = std::min(kBlock, last - first);
+      rebuild(mr, residues.get(), plane, first, len, buffer);
+      sink({first, len, words, buffer.magnitude.data(), buffer.negative.data()});
+    }
   }
+}
+
+WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits) {
+  WideIntegerMatrix c;
+  c.rows = a.rows;
+  c.cols = b.cols;
+  c.negative.assign(c.rows * c.cols, 0);
+  crt_gemm(a, b, bits, [&](const ProductBlock& block) {
+#pragma omp critical(crt_gemm_words)
+    if (c.magnitude.empty()) c.words = block.words, c.magnitude.assign(c.negative.size() * block.words, 0);
+    std::copy_n(block.magnitude, block.count * block.words, c.magnitude.begin() + long(block.first * block.words));
+    std::copy_n(block.negative, block.count, c.negative.begin() + long(block.first));
+  });
   return c;
 }
 

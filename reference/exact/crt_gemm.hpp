@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -45,5 +46,18 @@ CrtPlan crt_plan(size_t k, long bits);
 // a * b exactly, given that every element of it is below 2^bits in magnitude. Runs on OpenMP's
 // threads.
 WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits);
+
+// Elements [first, first + count) of a product (row-major): element first + e as sign negative[e]
+// and magnitude words [e * words, (e + 1) * words).
+struct ProductBlock {
+  size_t first = 0, count = 0, words = 0;
+  const uint64_t* magnitude = nullptr;
+  const uint8_t* negative = nullptr;
+};
+using ProductSink = std::function<void(const ProductBlock&)>;
+
+// The same, each block of elements handed to `sink` as soon as it is rebuilt (so that the whole
+// wide product is never stored), from OpenMP's threads on disjoint blocks.
+void crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits, const ProductSink& sink);
 
 }  // namespace ozref

@@ -291,18 +291,17 @@ ScaledIntegerMatrix scaled(const Matrix<double>& x, const std::vector<LineExtent
 
 void modular_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
                   ExactProduct& out) {
-  const WideIntegerMatrix c = crt_gemm(scaled(a, an.rows, true), scaled(b, an.cols, false), an.bits);
   const size_t n = b.cols;
-#pragma omp parallel
-  {
-    std::vector<uint64_t> scratch;
-#pragma omp for schedule(static)
-    for (size_t idx = 0; idx < c.negative.size(); ++idx) {
+  crt_gemm(scaled(a, an.rows, true), scaled(b, an.cols, false), an.bits, [&](const ProductBlock& block) {
+    std::vector<uint64_t> scratch;  // allocated only where the multi-word residual is needed
+    for (size_t e = 0; e < block.count; ++e) {
+      const size_t idx = block.first + e;
       const LineExtent& r = an.rows[idx / n];
       const LineExtent& col = an.cols[idx % n];
-      finalize(c.negative[idx], c.at(idx), r.empty() || col.empty() ? 0 : r.low + col.low, scratch, out, idx);
+      finalize(block.negative[e], {block.magnitude + e * block.words, block.words},
+               r.empty() || col.empty() ? 0 : r.low + col.low, scratch, out, idx);
     }
-  }
+  });
 }
 
 void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
