@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "common/blas.hpp"
+#include "common/vector_clones.hpp"
 #include "exact/crt_gemm.hpp"
 #include "exact/specials.hpp"
 #include "exact/wide_accumulator.hpp"
@@ -270,6 +271,25 @@ Analysis analyse(const Matrix<double>& a, const Matrix<double>& b) {
   return an;
 }
 
+// count elements v as integers sig * 2^shift scaled to the lowest set bit `low[e]` of their line
+// (non-finite ones and zeros as 0). The significand keeps its trailing zeros unless they lie below
+// that bit (then they are shifted out: only zeros go); selects rather than branches, so that it
+// vectorises.
+OZREF_VECTOR_CLONES void scale_line(const double* v, size_t count, const int64_t* low, int64_t* sig, uint16_t* shift) {
+#pragma omp simd
+  for (size_t e = 0; e < count; ++e) {
+    const uint64_t bits = std::bit_cast<uint64_t>(v[e]);
+    const int64_t field = int64_t((bits >> 52) & 0x7FF);
+    const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+    const uint64_t full = field ? fraction | (uint64_t{1} << 52) : fraction;
+    const int64_t offset = (field ? field : 1) - 1075 - low[e];  // the significand's bit 0 over `low`
+    const int64_t below = std::min<int64_t>(offset < 0 ? -offset : 0, 63);
+    const uint64_t mag = field == 0x7FF ? 0 : full >> below;
+    sig[e] = bits >> 63 ? -int64_t(mag) : int64_t(mag);
+    shift[e] = mag ? uint16_t(offset > 0 ? offset : 0) : 0;
+  }
+}
+
 // x's elements as integers: each row (rows_are_lines) or column scaled to its lowest set bit.
 ScaledIntegerMatrix scaled(const Matrix<double>& x, const std::vector<LineExtent>& lines, bool rows_are_lines) {
   ScaledIntegerMatrix s;
@@ -277,15 +297,18 @@ ScaledIntegerMatrix scaled(const Matrix<double>& x, const std::vector<LineExtent
   s.cols = x.cols;
   s.significand.resize(x.size());
   s.shift.resize(x.size());
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < x.rows; ++i)
-    for (size_t j = 0; j < x.cols; ++j) {
-      const double v = x(i, j);
-      const Parts p = std::isfinite(v) ? parts_of(v) : Parts{};
-      const size_t idx = i * x.cols + j;
-      s.significand[idx] = p.negative ? -static_cast<int64_t>(p.sig) : static_cast<int64_t>(p.sig);
-      s.shift[idx] = p.sig ? static_cast<uint16_t>(p.exp - lines[rows_are_lines ? i : j].low) : 0;
+  std::vector<int64_t> col_low(x.cols);  // an empty line's low (INT_MAX) meets only zeros
+  for (size_t j = 0; j < x.cols && !rows_are_lines; ++j) col_low[j] = lines[j].low;
+#pragma omp parallel
+  {
+    std::vector<int64_t> row_low(rows_are_lines ? x.cols : 0);
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < x.rows; ++i) {
+      if (rows_are_lines) std::fill(row_low.begin(), row_low.end(), int64_t{lines[i].low});
+      scale_line(&x.data[i * x.cols], x.cols, rows_are_lines ? row_low.data() : col_low.data(),
+                 &s.significand[i * x.cols], &s.shift[i * x.cols]);
     }
+  }
   return s;
 }
 
