@@ -91,7 +91,7 @@ T power_of_two(int e) {
 // (leading_bits sets it only with all 64 bits filled, so that bit lies below the rounding point);
 // elsewhere (subnormal, overflow) encode() rounds.
 template <typename T>
-EncodeResult nearest(const FormatSpec& spec, const ExactValue& v, bool sticky) {
+[[gnu::always_inline]] inline EncodeResult nearest(const FormatSpec& spec, const ExactValue& v, bool sticky) {
   constexpr int digits = std::numeric_limits<T>::digits;
   constexpr int emin = std::numeric_limits<T>::min_exponent - 1, emax = std::numeric_limits<T>::max_exponent - 1;
   const int width = std::bit_width(v.significand);
@@ -317,12 +317,12 @@ void modular_path(const Matrix<double>& a, const Matrix<double>& b, const Analys
   const size_t n = b.cols;
   crt_gemm(scaled(a, an.rows, true), scaled(b, an.cols, false), an.bits, [&](const ProductBlock& block) {
     std::vector<uint64_t> scratch;  // allocated only where the multi-word residual is needed
-    for (size_t e = 0; e < block.count; ++e) {
-      const size_t idx = block.first + e;
-      const LineExtent& r = an.rows[idx / n];
-      const LineExtent& col = an.cols[idx % n];
+    size_t i = block.first / n, j = block.first % n;  // stepped along, not divided per element
+    for (size_t e = 0; e < block.count; ++e, j = j + 1 == n ? (++i, 0) : j + 1) {
+      const LineExtent& r = an.rows[i];
+      const LineExtent& col = an.cols[j];
       finalize(block.negative[e], {block.magnitude + e * block.words, block.words},
-               r.empty() || col.empty() ? 0 : r.low + col.low, scratch, out, idx);
+               r.empty() || col.empty() ? 0 : r.low + col.low, scratch, out, block.first + e);
     }
   });
 }
