@@ -70,6 +70,7 @@ struct MixedRadix {
   std::vector<double> inverse;               // (p_0 ... p_(i-1))^-1 mod p_i
   std::vector<std::vector<double>> radix;    // radix[i][j] = p_j mod p_i, j < i
   std::vector<uint64_t> product, half;        // M = p_0 ... p_(m-1), and (M - 1) / 2
+  std::vector<uint64_t> p;                   // the moduli as integers
 };
 
 // x = x * factor + addend; returns the word carried out of x.
@@ -92,6 +93,7 @@ MixedRadix mixed_radix(const std::vector<uint32_t>& primes, int max_shift) {
   for (size_t i = 0; i < count; ++i) {
     const uint64_t p = primes[i];
     mr.moduli[i] = make_modulus(primes[i], max_shift);
+    mr.p.push_back(p);
     uint64_t prefix = 1;  // p_0 ... p_(i-1) mod p_i
     for (size_t j = 0; j < i; ++j) {
       mr.radix[i].push_back(double(primes[j] % p));
@@ -157,9 +159,15 @@ void rebuild(const MixedRadix& mr, const double* residues, size_t plane, size_t 
   for (size_t e = 0; e < count_e; ++e) {
     const std::span<uint64_t> x(out.magnitude.data() + e * words, words);
     size_t used = 0;  // the words the value so far needs (below M, so within x; the rest stay 0)
-    for (size_t i = count; i-- > 0;)
-      if (const uint64_t carry = multiply_add(x.first(used), uint64_t(mr.moduli[i].p), uint64_t(out.digit[i * kBlock + e])))
-        x[used++] = carry;
+    // Two digits a step: x = x p_(i-1) p_(i-2) + (v_(i-1) p_(i-2) + v_(i-2)), both below 2^52.
+    // (Through int64_t: a double's conversion to uint64_t branches on the sign bit.)
+    for (size_t i = count; i > 0;) {
+      const uint64_t p = mr.p[i - 1], v = uint64_t(int64_t(out.digit[(i - 1) * kBlock + e]));
+      const bool pair = i >= 2;
+      const uint64_t q = pair ? mr.p[i - 2] : 1, w = pair ? uint64_t(int64_t(out.digit[(i - 2) * kBlock + e])) : 0;
+      i -= pair ? 2 : 1;
+      if (const uint64_t carry = multiply_add(x.first(used), pair ? p * q : p, pair ? v * q + w : v)) x[used++] = carry;
+    }
     // x > (M - 1) / 2 stands for x - M < 0: its magnitude is M - x.
     const bool negative = std::lexicographical_compare(mr.half.rbegin(), mr.half.rend(), x.rbegin(), x.rend());
     out.negative[e] = negative;
