@@ -133,6 +133,16 @@ OZREF_VECTOR_CLONES void join_residues(const uint32_t* d0, const uint32_t* d1, c
   }
 }
 
+// The same without reducing each d_t first, where |d_t| <= K 2^14 keeps the sum below 3 K 2^38 <= 2^52
+// (K up to 5547 for the largest P): one reduction in place of four.
+OZREF_VECTOR_CLONES void join_sums(const uint32_t* d0, const uint32_t* d1, const uint32_t* d2, size_t count,
+                                   const double* units, double p, double* out) {
+  const double u0 = units[0], u1 = units[1], u2 = units[2], inverse = 1.0 / p;
+#pragma omp simd
+  for (size_t e = 0; e < count; ++e)
+    out[e] = reduce_mod(double(int32_t(d0[e])) * u0 + double(int32_t(d1[e])) * u1 + double(int32_t(d2[e])) * u2, p, inverse);
+}
+
 using Bytes = std::vector<std::vector<std::unique_ptr<int8_t[]>>>;  // [group][m of the group]
 
 // Every operand's bytes modulo every m of every group, each row of x (of `len` elements) at once.
@@ -167,11 +177,13 @@ void group_residues(size_t m, size_t n, size_t k, const std::vector<std::unique_
   }
   const uint32_t* dt[3];
   for (size_t t = 0; t < 3; ++t) dt[t] = d[std::min(t, count - 1)].get();  // an absent m: modulus 1, unit 0
+  const bool direct = 3.0 * double(k) * 0x1p14 * group.p <= 0x1p52;  // every unit is below P
   const size_t rows_per_block = std::max<size_t>(1, 4096 / std::max<size_t>(n, 1));
 #pragma omp parallel for schedule(static)
   for (size_t i0 = 0; i0 < m; i0 += rows_per_block) {
     const size_t first = i0 * n, len = (std::min(m, i0 + rows_per_block) - i0) * n;
-    join_residues(dt[0] + first, dt[1] + first, dt[2] + first, len, mods, units, group.p, out + first);
+    if (direct) join_sums(dt[0] + first, dt[1] + first, dt[2] + first, len, units, group.p, out + first);
+    else join_residues(dt[0] + first, dt[1] + first, dt[2] + first, len, mods, units, group.p, out + first);
   }
 }
 
