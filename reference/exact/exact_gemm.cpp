@@ -57,22 +57,18 @@ struct LineExtent {
   bool empty() const { return top == INT_MIN; }
 };
 
-LineExtent line_extent(const double* x, size_t stride, size_t count) {
-  LineExtent e;
-  for (size_t i = 0; i < count; ++i) {
-    const double v = x[i * stride];
-    if (!std::isfinite(v)) {
-      e.nonfinite = true;
-      continue;
-    }
-    const Parts p = parts_of(v);
-    if (!p.sig) continue;
-    e.top = std::max(e.top, p.top());
-    e.low = std::min(e.low, p.exp);
-    e.l1 += std::fabs(v);
-    e.l2 += v * v;
+// Adds the element v to its line's extent.
+inline void extend(LineExtent& e, double v) {
+  if (!std::isfinite(v)) {
+    e.nonfinite = true;
+    return;
   }
-  return e;
+  const Parts p = parts_of(v);
+  if (!p.sig) return;
+  e.top = std::max(e.top, p.top());
+  e.low = std::min(e.low, p.exp);
+  e.l1 += std::fabs(v);
+  e.l2 += v * v;
 }
 
 int ceil_log2(size_t k) { return k <= 1 ? 0 : std::bit_width(k - 1); }
@@ -264,9 +260,15 @@ Analysis analyse(const Matrix<double>& a, const Matrix<double>& b) {
   an.cols.resize(n);
   if (k == 0) return an;  // every line empty (and no pointer into an empty matrix)
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < m; ++i) an.rows[i] = line_extent(a.data.data() + i * k, 1, k);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t kk = 0; kk < k; ++kk) extend(an.rows[i], a.data[i * k + kk]);
+  // B's columns a block at a time, row by row (in order of memory; each column's sums still in
+  // order of k).
+  constexpr size_t kColumns = 64;
 #pragma omp parallel for schedule(static)
-  for (size_t j = 0; j < n; ++j) an.cols[j] = line_extent(b.data.data() + j, n, k);
+  for (size_t j0 = 0; j0 < n; j0 += kColumns)
+    for (size_t kk = 0; kk < k; ++kk)
+      for (size_t j = j0; j < std::min(n, j0 + kColumns); ++j) extend(an.cols[j], b.data[kk * n + j]);
   an.bits = product_bits(an, k);
   return an;
 }
