@@ -70,6 +70,7 @@ struct MixedRadix {
   std::vector<double> inverse;               // (p_0 ... p_(i-1))^-1 mod p_i
   std::vector<std::vector<double>> radix;    // radix[i][j] = p_j mod p_i, j < i
   std::vector<uint64_t> product, half;        // M = p_0 ... p_(m-1), and (M - 1) / 2
+  std::vector<uint64_t> p;                   // the moduli as integers
 };
 
 // x = x * factor + addend; returns the word carried out of x.
@@ -92,6 +93,7 @@ MixedRadix mixed_radix(const std::vector<uint32_t>& primes, int max_shift) {
   for (size_t i = 0; i < count; ++i) {
     const uint64_t p = primes[i];
     mr.moduli[i] = make_modulus(primes[i], max_shift);
+    mr.p.push_back(p);
     uint64_t prefix = 1;  // p_0 ... p_(i-1) mod p_i
     for (size_t j = 0; j < i; ++j) {
       mr.radix[i].push_back(double(primes[j] % p));
@@ -140,22 +142,35 @@ OZREF_VECTOR_CLONES void garner_digits(const MixedRadix& mr, const double* resid
   }
 }
 
-// Elements [first, first + count_e) from their residues (mod p_i at residues[i * plane + idx]):
-// Garner's digits, then Horner's rule in 64-bit words, then the balanced representative.
-void rebuild(const MixedRadix& mr, const double* residues, size_t plane, size_t first,
-             size_t count_e, std::vector<double>& digit, WideIntegerMatrix& c) {
-  const size_t count = mr.moduli.size();
-  garner_digits(mr, residues + first, plane, count_e, digit.data());
+// Elements [first, first + count_e) from their residues (mod p_i at residues[i * plane + idx]) into
+// `out` (kBlock elements' words and signs): Garner's digits, then Horner's rule in 64-bit words,
+// then the balanced representative.
+struct BlockBuffer {
+  std::vector<double> digit;
+  std::vector<uint64_t> magnitude;
+  std::vector<uint8_t> negative;
+};
+
+void rebuild(const MixedRadix& mr, const double* residues, size_t plane, size_t first, size_t count_e,
+             BlockBuffer& out) {
+  const size_t count = mr.moduli.size(), words = mr.product.size();
+  garner_digits(mr, residues + first, plane, count_e, out.digit.data());
+  std::fill(out.magnitude.begin(), out.magnitude.end(), 0);
   for (size_t e = 0; e < count_e; ++e) {
-    const size_t idx = first + e;
-    const std::span<uint64_t> x(c.magnitude.data() + idx * c.words, c.words);
+    const std::span<uint64_t> x(out.magnitude.data() + e * words, words);
     size_t used = 0;  // the words the value so far needs (below M, so within x; the rest stay 0)
-    for (size_t i = count; i-- > 0;)
-      if (const uint64_t out = multiply_add(x.first(used), uint64_t(mr.moduli[i].p), uint64_t(digit[i * kBlock + e])))
-        x[used++] = out;
+    // Two digits a step: x = x p_(i-1) p_(i-2) + (v_(i-1) p_(i-2) + v_(i-2)), both below 2^52.
+    // (Through int64_t: a double's conversion to uint64_t branches on the sign bit.)
+    for (size_t i = count; i > 0;) {
+      const uint64_t p = mr.p[i - 1], v = uint64_t(int64_t(out.digit[(i - 1) * kBlock + e]));
+      const bool pair = i >= 2;
+      const uint64_t q = pair ? mr.p[i - 2] : 1, w = pair ? uint64_t(int64_t(out.digit[(i - 2) * kBlock + e])) : 0;
+      i -= pair ? 2 : 1;
+      if (const uint64_t carry = multiply_add(x.first(used), pair ? p * q : p, pair ? v * q + w : v)) x[used++] = carry;
+    }
     // x > (M - 1) / 2 stands for x - M < 0: its magnitude is M - x.
     const bool negative = std::lexicographical_compare(mr.half.rbegin(), mr.half.rend(), x.rbegin(), x.rend());
-    c.negative[idx] = negative;
+    out.negative[e] = negative;
     if (!negative) continue;
     unsigned borrow = 0;
     for (size_t w = 0; w < x.size(); ++w) {
@@ -176,11 +191,11 @@ struct Plan {
   std::vector<std::vector<uint32_t>> small;  // empty in the DGEMM mode
 };
 
-// The int8 mode where K and the range allow it (its moduli multiply to about 2^350), else primes
-// for DGEMMs. Either way the moduli multiply to at least 2^(bits + 1).
-Plan make_plan(size_t k, long bits) {
+// The int8 mode where K, the range and the operands' shifts allow it (its moduli multiply to about
+// 2^350), else primes for DGEMMs. Either way the moduli multiply to at least 2^(bits + 1).
+Plan make_plan(size_t k, long bits, int max_shift) {
   Plan plan;
-  if (k <= kInt8MaxDepth) {
+  if (k <= kInt8MaxDepth && max_shift <= kInt8MaxShift) {
     double log2_product = 0;
     const std::vector<uint32_t>& list = int8_moduli();
     for (size_t i = 0; i < list.size() && log2_product < double(bits) + 1.001; ++i) {
@@ -239,27 +254,23 @@ void dgemm_residues(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, 
 }  // namespace
 
 CrtPlan crt_plan(size_t k, long bits) {
-  const Plan plan = make_plan(k, bits);
+  // Shifts taken to be within range: exact_gemm's are at most bits + 1, within kInt8MaxShift
+  // wherever the int8 mode's moduli suffice.
+  const Plan plan = make_plan(k, bits, 0);
   CrtPlan p{.moduli = int(plan.moduli.size()), .int8 = !plan.small.empty()};
   for (const auto& g : plan.small) p.gemms += int(g.size());
   if (!p.int8) p.gemms = p.moduli;
   return p;
 }
 
-WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits) {
+void crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits, const ProductSink& sink) {
   if (a.cols != b.rows) throw std::invalid_argument("crt_gemm: inner dimensions differ");
   const size_t m = a.rows, k = a.cols, n = b.cols;
-  const Plan plan = make_plan(k, bits);
+  const int shift = std::max(max_shift(a), max_shift(b));
+  const Plan plan = make_plan(k, bits, shift);
   if (plan.moduli.empty()) throw std::invalid_argument("crt_gemm: no prime basis for this depth and range");
-  const MixedRadix mr = mixed_radix(plan.moduli, std::max(max_shift(a), max_shift(b)));
-  const size_t count = plan.moduli.size(), plane = m * n;
-
-  WideIntegerMatrix c;
-  c.rows = m;
-  c.cols = n;
-  c.words = mr.product.size();
-  c.magnitude.assign(m * n * c.words, 0);
-  c.negative.assign(m * n, 0);
+  const MixedRadix mr = mixed_radix(plan.moduli, shift);
+  const size_t count = plan.moduli.size(), plane = m * n, words = mr.product.size();
   // Residues of C, modulus by modulus, every element written before it is read: left
   // uninitialised (zeroing them would cost a sizeable part of the work outside the GEMMs).
   const std::unique_ptr<double[]> residues(new double[count * plane]);
@@ -269,10 +280,27 @@ WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
   {
     const size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
     const size_t first0 = plane * me / threads, last = plane * (me + 1) / threads;
-    std::vector<double> digit(count * kBlock);
-    for (size_t first = first0; first < last; first += kBlock)
-      rebuild(mr, residues.get(), plane, first, std::min(kBlock, last - first), digit, c);
+    BlockBuffer buffer{std::vector<double>(count * kBlock), std::vector<uint64_t>(kBlock * words),
+                       std::vector<uint8_t>(kBlock)};
+    for (size_t first = first0; first < last; first += kBlock) {
+      const size_t len = std::min(kBlock, last - first);
+      rebuild(mr, residues.get(), plane, first, len, buffer);
+      sink({first, len, words, buffer.magnitude.data(), buffer.negative.data()});
+    }
   }
+}
+
+WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits) {
+  WideIntegerMatrix c;
+  c.rows = a.rows;
+  c.cols = b.cols;
+  c.negative.assign(c.rows * c.cols, 0);
+  crt_gemm(a, b, bits, [&](const ProductBlock& block) {
+#pragma omp critical(crt_gemm_words)
+    if (c.magnitude.empty()) c.words = block.words, c.magnitude.assign(c.negative.size() * block.words, 0);
+    std::copy_n(block.magnitude, block.count * block.words, c.magnitude.begin() + long(block.first * block.words));
+    std::copy_n(block.negative, block.count, c.negative.begin() + long(block.first));
+  });
   return c;
 }
 

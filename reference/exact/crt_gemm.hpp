@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -34,7 +35,8 @@ struct WideIntegerMatrix {
 
 // How crt_gemm computes a product of depth k whose elements are below 2^bits in magnitude:
 // `gemms` products of residue matrices (int8 GEMMs in the int8 mode, else DGEMMs) and `moduli`
-// moduli for Garner's algorithm; no moduli when k or bits is beyond what this method handles.
+// moduli for Garner's algorithm; no moduli when k or bits is beyond what this method handles. For
+// operands whose shifts are within kInt8MaxShift (crt_gemm takes the DGEMM mode for wider ones).
 struct CrtPlan {
   int gemms = 0, moduli = 0;
   bool int8 = false;
@@ -44,5 +46,18 @@ CrtPlan crt_plan(size_t k, long bits);
 // a * b exactly, given that every element of it is below 2^bits in magnitude. Runs on OpenMP's
 // threads.
 WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits);
+
+// Elements [first, first + count) of a product (row-major): element first + e as sign negative[e]
+// and magnitude words [e * words, (e + 1) * words).
+struct ProductBlock {
+  size_t first = 0, count = 0, words = 0;
+  const uint64_t* magnitude = nullptr;
+  const uint8_t* negative = nullptr;
+};
+using ProductSink = std::function<void(const ProductBlock&)>;
+
+// The same, each block of elements handed to `sink` as soon as it is rebuilt (so that the whole
+// wide product is never stored), from OpenMP's threads on disjoint blocks.
+void crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits, const ProductSink& sink);
 
 }  // namespace ozref

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "common/blas.hpp"
+#include "common/vector_clones.hpp"
 #include "exact/crt_gemm.hpp"
 #include "exact/specials.hpp"
 #include "exact/wide_accumulator.hpp"
@@ -52,24 +53,22 @@ struct LineExtent {
   int low = INT_MAX;   // the lowest set bit over the line
   bool nonfinite = false;
   double l1 = 0;       // the sum of the finite elements' magnitudes, rounded along the way
+  double l2 = 0;       // the sum of their squares, likewise
   bool empty() const { return top == INT_MIN; }
 };
 
-LineExtent line_extent(const double* x, size_t stride, size_t count) {
-  LineExtent e;
-  for (size_t i = 0; i < count; ++i) {
-    const double v = x[i * stride];
-    if (!std::isfinite(v)) {
-      e.nonfinite = true;
-      continue;
-    }
-    const Parts p = parts_of(v);
-    if (!p.sig) continue;
-    e.top = std::max(e.top, p.top());
-    e.low = std::min(e.low, p.exp);
-    e.l1 += std::fabs(v);
+// Adds the element v to its line's extent.
+inline void extend(LineExtent& e, double v) {
+  if (!std::isfinite(v)) {
+    e.nonfinite = true;
+    return;
   }
-  return e;
+  const Parts p = parts_of(v);
+  if (!p.sig) return;
+  e.top = std::max(e.top, p.top());
+  e.low = std::min(e.low, p.exp);
+  e.l1 += std::fabs(v);
+  e.l2 += v * v;
 }
 
 int ceil_log2(size_t k) { return k <= 1 ? 0 : std::bit_width(k - 1); }
@@ -88,7 +87,7 @@ T power_of_two(int e) {
 // (leading_bits sets it only with all 64 bits filled, so that bit lies below the rounding point);
 // elsewhere (subnormal, overflow) encode() rounds.
 template <typename T>
-EncodeResult nearest(const FormatSpec& spec, const ExactValue& v, bool sticky) {
+[[gnu::always_inline]] inline EncodeResult nearest(const FormatSpec& spec, const ExactValue& v, bool sticky) {
   constexpr int digits = std::numeric_limits<T>::digits;
   constexpr int emin = std::numeric_limits<T>::min_exponent - 1, emax = std::numeric_limits<T>::max_exponent - 1;
   const int width = std::bit_width(v.significand);
@@ -105,33 +104,93 @@ EncodeResult nearest(const FormatSpec& spec, const ExactValue& v, bool sticky) {
   return r;
 }
 
+// The top 128 bits of a magnitude (its leading bit at bit 127): magnitude = window * 2^lsb plus,
+// when `below`, a positive amount under 2^lsb (lsb counted from the magnitude's bit 0).
+struct Window {
+  u128 bits = 0;
+  long lsb = 0;
+  bool below = false;
+};
+
+// For a nonzero magnitude whose highest nonzero word is top - 1.
+Window window_of(std::span<const uint64_t> magnitude, size_t top) {
+  const long msb = long(top - 1) * 64 + std::bit_width(magnitude[top - 1]) - 1;
+  auto word = [&](size_t i) { return i < top ? u128{magnitude[i]} : u128{0}; };
+  Window w;
+  if (msb < 127) {  // all of it fits: no bits below
+    w.bits = (word(1) << 64 | word(0)) << (127 - msb);
+    w.lsb = msb - 127;
+    return w;
+  }
+  w.lsb = msb - 127;
+  const size_t lw = size_t(w.lsb / 64);
+  const unsigned lb = unsigned(w.lsb % 64);
+  w.bits = (word(lw + 1) << 64 | word(lw)) >> lb;
+  if (lb) w.bits |= word(lw + 2) << (128 - lb);
+  w.below = lb && (magnitude[lw] & ((uint64_t{1} << lb) - 1));
+  for (size_t i = 0; i < lw && !w.below; ++i) w.below = magnitude[i] != 0;
+  return w;
+}
+
+// |E| - |nearest| from the window alone, where that decides its rounding: E's magnitude is
+// window * 2^lsb plus something in [0, 2^lsb) (nonzero when `below`), and `rounded`, its FP64
+// nearest (normal: 53 bits), a multiple of 2^(lsb + 75); so the difference is d * 2^lsb plus that,
+// |d| <= 2^75. When |d| >= 2^55 the part below only acts as the sticky bit of d (or of |d| - 1
+// when d is negative). Returns false where the multi-word residual is needed.
+bool window_residual(const Window& w, int base, bool negative, double rounded, double& residual, bool& exact) {
+  const uint64_t bits = std::bit_cast<uint64_t>(rounded) & ~(uint64_t{1} << 63);
+  const long field = long(bits >> 52);
+  const long shift = field - 1075 - (base + w.lsb);  // nearest's last bit in window units
+  if (field == 0 || (shift != 75 && shift != 76)) return false;
+  const u128 sig = u128((bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52)) << shift;  // 2^128 wraps to 0
+  const __int128 d = static_cast<__int128>(w.bits - sig);                                  // |d| <= 2^75
+  const u128 mag = d < 0 ? u128(-d) - u128{w.below} : u128(d);
+  if (mag >> 55 == 0) return false;
+  const int width = 128 - (uint64_t(mag >> 64) ? std::countl_zero(uint64_t(mag >> 64)) : 64 + std::countl_zero(uint64_t(mag)));
+  ExactValue rest;
+  rest.cls = FloatClass::Normal;
+  rest.negative = (d < 0) != negative;
+  // The top 64 bits of mag (all filled, so that the sticky bit lies below the rounding point).
+  rest.significand = width > 64 ? uint64_t(mag >> (width - 64)) : uint64_t(mag) << (64 - width);
+  rest.exponent = base + int(w.lsb) + width - 64;
+  const bool sticky = w.below || (width > 64 && (mag & ((u128{1} << (width - 64)) - 1)) != 0);
+  static const FormatSpec& f64 = format_spec(FormatId::FP64);
+  const EncodeResult r = nearest<double>(f64, rest, sticky);
+  residual = std::bit_cast<double>(r.bits);
+  exact = !r.inexact;
+  return true;
+}
+
 // Rounds E = (-1)^negative * magnitude * 2^base into the output element `idx`; `scratch` is
-// where E - nearest is formed.
+// where E - nearest is formed when the top 128 bits do not decide its rounding.
 void finalize(bool negative, std::span<const uint64_t> magnitude, int base, std::vector<uint64_t>& scratch,
               ExactProduct& out, size_t idx) {
-  const FormatSpec& f64 = format_spec(FormatId::FP64);
-  const FormatSpec& f32 = format_spec(FormatId::FP32);
-  bool sticky = false;
-  const ExactValue v = leading_bits(negative, magnitude, base, sticky);
-  if (v.cls == FloatClass::Zero) {
+  static const FormatSpec& f64 = format_spec(FormatId::FP64);
+  static const FormatSpec& f32 = format_spec(FormatId::FP32);
+  size_t top = magnitude.size();
+  while (top > 0 && magnitude[top - 1] == 0) --top;
+  if (top == 0) {
     out.nearest[idx] = 0.0;
     out.residual[idx] = 0.0;
     out.residual_exact[idx] = 1;
     out.nearest_fp32[idx] = 0.0f;
     return;
   }
+  const Window w = window_of(magnitude, top);
+  const ExactValue v{FloatClass::Normal, negative, uint64_t(w.bits >> 64), base + int(w.lsb) + 64};
+  const bool sticky = w.below || uint64_t(w.bits) != 0;
   const EncodeResult r64 = nearest<double>(f64, v, sticky);
   const EncodeResult r32 = nearest<float>(f32, v, sticky);
   out.nearest[idx] = std::bit_cast<double>(r64.bits);
   out.nearest_fp32[idx] = std::bit_cast<float>(static_cast<uint32_t>(r32.bits));
-  if (r64.overflow) {
+  if (r64.overflow || !r64.inexact) {
     out.residual[idx] = 0.0;
-    out.residual_exact[idx] = 0;
+    out.residual_exact[idx] = !r64.overflow;
     return;
   }
-  if (!r64.inexact) {
-    out.residual[idx] = 0.0;
-    out.residual_exact[idx] = 1;
+  bool exact = false;
+  if (window_residual(w, base, negative, out.nearest[idx], out.residual[idx], exact)) {
+    out.residual_exact[idx] = exact;
     return;
   }
   // |E| - |nearest| in two's complement, one word wider for the sign; E - nearest has its sign
@@ -143,8 +202,9 @@ void finalize(bool negative, std::span<const uint64_t> magnitude, int base, std:
   accumulate(scratch, true, n.sig, static_cast<unsigned>(n.exp - base));
   const bool below = scratch.back() >> 63;  // |E| < |nearest|
   if (below) negate(scratch);
-  const ExactValue rest = leading_bits(below != negative, scratch, base, sticky);
-  const EncodeResult rr = nearest<double>(f64, rest, sticky);
+  bool rest_sticky = false;
+  const ExactValue rest = leading_bits(below != negative, scratch, base, rest_sticky);
+  const EncodeResult rr = nearest<double>(f64, rest, rest_sticky);
   out.residual[idx] = std::bit_cast<double>(rr.bits);
   out.residual_exact[idx] = !rr.inexact;
 }
@@ -163,23 +223,32 @@ struct Analysis {
 
 int width(const LineExtent& e) { return e.empty() ? 0 : e.top - e.low; }
 
-// log2 of an upper bound on the line's scaled sum of magnitudes: the rounded sum l1 is within a
-// relative (count - 1) 2^-53 of the exact one (plus subnormal rounding, below count 2^-1074).
+// log2 of upper bounds on the line's scaled sum of magnitudes and on its scaled 2-norm: a rounded
+// sum of `count` terms is within a relative (count - 1) 2^-53 of the exact one, each square within
+// 2^-53 of its own (plus subnormal rounding or underflow: below count 2^-1074 in all).
 double log2_l1_bound(const LineExtent& e, size_t count) {
   if (e.empty()) return 0;
   const double n = static_cast<double>(count);
   return std::log2(e.l1 * (1 + n * 0x1p-52) + n * 0x1p-1074) + 0x1p-20 - e.low;
 }
+double log2_l2_bound(const LineExtent& e, size_t count) {
+  if (e.empty()) return 0;
+  const double n = static_cast<double>(count);
+  return 0.5 * std::log2(e.l2 * (1 + (n + 1) * 0x1p-52) + n * 0x1p-1074) + 0x1p-20 - e.low;
+}
 
 // A bound on the bits of every element of the integer product: |C_ij| <= sum_k |A_ik| |B_kj| is
 // at most the row's sum of magnitudes times the column's largest (below 2^width), or the other
-// way round; both are within k * 2^(width_i + width_j).
+// way round, or the product of their 2-norms (Cauchy-Schwarz); all are within k * 2^(width_i +
+// width_j). (A square past the FP64 range makes its bound infinite, and so unused.)
 long product_bits(const Analysis& an, size_t k) {
   int wa = 0, wb = 0;
-  double la = 0, lb = 0;
-  for (const auto& e : an.rows) wa = std::max(wa, width(e)), la = std::max(la, log2_l1_bound(e, k));
-  for (const auto& e : an.cols) wb = std::max(wb, width(e)), lb = std::max(lb, log2_l1_bound(e, k));
-  const double tight = std::min(la + wb, wa + lb);
+  double la = 0, lb = 0, na = 0, nb = 0;
+  for (const auto& e : an.rows)
+    wa = std::max(wa, width(e)), la = std::max(la, log2_l1_bound(e, k)), na = std::max(na, log2_l2_bound(e, k));
+  for (const auto& e : an.cols)
+    wb = std::max(wb, width(e)), lb = std::max(lb, log2_l1_bound(e, k)), nb = std::max(nb, log2_l2_bound(e, k));
+  const double tight = std::min({la + wb, wa + lb, na + nb});
   const long loose = long{wa} + wb + ceil_log2(k);
   return tight < double(loose) ? std::max(1L, static_cast<long>(std::ceil(tight))) : loose;
 }
@@ -191,11 +260,36 @@ Analysis analyse(const Matrix<double>& a, const Matrix<double>& b) {
   an.cols.resize(n);
   if (k == 0) return an;  // every line empty (and no pointer into an empty matrix)
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < m; ++i) an.rows[i] = line_extent(a.data.data() + i * k, 1, k);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t kk = 0; kk < k; ++kk) extend(an.rows[i], a.data[i * k + kk]);
+  // B's columns a block at a time, row by row (in order of memory; each column's sums still in
+  // order of k).
+  constexpr size_t kColumns = 64;
 #pragma omp parallel for schedule(static)
-  for (size_t j = 0; j < n; ++j) an.cols[j] = line_extent(b.data.data() + j, n, k);
+  for (size_t j0 = 0; j0 < n; j0 += kColumns)
+    for (size_t kk = 0; kk < k; ++kk)
+      for (size_t j = j0; j < std::min(n, j0 + kColumns); ++j) extend(an.cols[j], b.data[kk * n + j]);
   an.bits = product_bits(an, k);
   return an;
+}
+
+// count elements v as integers sig * 2^shift scaled to the lowest set bit `low[e]` of their line
+// (non-finite ones and zeros as 0). The significand keeps its trailing zeros unless they lie below
+// that bit (then they are shifted out: only zeros go); selects rather than branches, so that it
+// vectorises.
+OZREF_VECTOR_CLONES void scale_line(const double* v, size_t count, const int64_t* low, int64_t* sig, uint16_t* shift) {
+#pragma omp simd
+  for (size_t e = 0; e < count; ++e) {
+    const uint64_t bits = std::bit_cast<uint64_t>(v[e]);
+    const int64_t field = int64_t((bits >> 52) & 0x7FF);
+    const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+    const uint64_t full = field ? fraction | (uint64_t{1} << 52) : fraction;
+    const int64_t offset = (field ? field : 1) - 1075 - low[e];  // the significand's bit 0 over `low`
+    const int64_t below = std::min<int64_t>(offset < 0 ? -offset : 0, 63);
+    const uint64_t mag = field == 0x7FF ? 0 : full >> below;
+    sig[e] = bits >> 63 ? -int64_t(mag) : int64_t(mag);
+    shift[e] = mag ? uint16_t(offset > 0 ? offset : 0) : 0;
+  }
 }
 
 // x's elements as integers: each row (rows_are_lines) or column scaled to its lowest set bit.
@@ -205,32 +299,34 @@ ScaledIntegerMatrix scaled(const Matrix<double>& x, const std::vector<LineExtent
   s.cols = x.cols;
   s.significand.resize(x.size());
   s.shift.resize(x.size());
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < x.rows; ++i)
-    for (size_t j = 0; j < x.cols; ++j) {
-      const double v = x(i, j);
-      const Parts p = std::isfinite(v) ? parts_of(v) : Parts{};
-      const size_t idx = i * x.cols + j;
-      s.significand[idx] = p.negative ? -static_cast<int64_t>(p.sig) : static_cast<int64_t>(p.sig);
-      s.shift[idx] = p.sig ? static_cast<uint16_t>(p.exp - lines[rows_are_lines ? i : j].low) : 0;
+  std::vector<int64_t> col_low(x.cols);  // an empty line's low (INT_MAX) meets only zeros
+  for (size_t j = 0; j < x.cols && !rows_are_lines; ++j) col_low[j] = lines[j].low;
+#pragma omp parallel
+  {
+    std::vector<int64_t> row_low(rows_are_lines ? x.cols : 0);
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < x.rows; ++i) {
+      if (rows_are_lines) std::fill(row_low.begin(), row_low.end(), int64_t{lines[i].low});
+      scale_line(&x.data[i * x.cols], x.cols, rows_are_lines ? row_low.data() : col_low.data(),
+                 &s.significand[i * x.cols], &s.shift[i * x.cols]);
     }
+  }
   return s;
 }
 
 void modular_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
                   ExactProduct& out) {
-  const WideIntegerMatrix c = crt_gemm(scaled(a, an.rows, true), scaled(b, an.cols, false), an.bits);
   const size_t n = b.cols;
-#pragma omp parallel
-  {
-    std::vector<uint64_t> scratch;
-#pragma omp for schedule(static)
-    for (size_t idx = 0; idx < c.negative.size(); ++idx) {
-      const LineExtent& r = an.rows[idx / n];
-      const LineExtent& col = an.cols[idx % n];
-      finalize(c.negative[idx], c.at(idx), r.empty() || col.empty() ? 0 : r.low + col.low, scratch, out, idx);
+  crt_gemm(scaled(a, an.rows, true), scaled(b, an.cols, false), an.bits, [&](const ProductBlock& block) {
+    std::vector<uint64_t> scratch;  // allocated only where the multi-word residual is needed
+    size_t i = block.first / n, j = block.first % n;  // stepped along, not divided per element
+    for (size_t e = 0; e < block.count; ++e, j = j + 1 == n ? (++i, 0) : j + 1) {
+      const LineExtent& r = an.rows[i];
+      const LineExtent& col = an.cols[j];
+      finalize(block.negative[e], {block.magnitude + e * block.words, block.words},
+               r.empty() || col.empty() ? 0 : r.low + col.low, scratch, out, block.first + e);
     }
-  }
+  });
 }
 
 void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,

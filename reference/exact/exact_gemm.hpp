@@ -3,9 +3,9 @@
 //
 // Method (docs/exact.md has the derivation): each row of A (column of B) becomes integers by
 // scaling it to its lowest set bit, so the exact product is an integer matrix times a power of two
-// per element. That integer product is computed modulo a few primes, one exact OpenBLAS DGEMM
-// each (exact/crt_gemm.hpp), and rebuilt by the Chinese remainder theorem; each element is
-// rounded once. When the exponent spread would need too many primes, a direct path adds every
+// per element. That integer product is computed modulo a few moduli, one exact int8 GEMM (or
+// OpenBLAS DGEMM) each (exact/crt_gemm.hpp), and rebuilt by the Chinese remainder theorem; each
+// element is rounded once. When the exponent spread would need too many primes, a direct path adds every
 // exact 106-bit product into a wide fixed-point accumulator per element instead.
 #pragma once
 #include <cstdint>

@@ -7,6 +7,7 @@
 #include <memory>
 #include <numeric>
 #include <span>
+#include <stdexcept>
 
 #include "common/vector_clones.hpp"
 #include "mma/int8_gemm.hpp"
@@ -36,15 +37,83 @@ OZREF_VECTOR_CLONES void balanced_bytes(const double* v, size_t count, double m,
   }
 }
 
-// The int8 residues of elements [first, first + count) of x modulo each m of a group, through the
-// element's balanced residue modulo the group's P (at most P / 2 < 2^23 in magnitude).
-void group_bytes(const ScaledIntegerMatrix& x, size_t first, size_t count, const Modulus& group,
-                 const std::vector<uint32_t>& small, const std::vector<std::unique_ptr<int8_t[]>>& out) {
-  double v[kChunk];
+constexpr int kLimbBits = 24;
+
+// The number of 24-bit limbs that hold every element of x (significand below 2^53 times 2^shift):
+// at most 17 for shifts up to kInt8MaxShift, so that limb sums stay below 17 * 2^48 < 2^53.
+size_t limb_count(const ScaledIntegerMatrix& x) {
+  const int shift = x.shift.empty() ? 0 : *std::max_element(x.shift.begin(), x.shift.end());
+  if (shift > kInt8MaxShift) throw std::logic_error("int8_residue_gemm: a shift beyond kInt8MaxShift");
+  return size_t(shift + 53 + kLimbBits - 1) / kLimbBits;
+}
+
+// Elements [first, first + count) of x as |x| = sum_j limb[j * kChunk + e] 2^(24 j), and their signs:
+// limb j is bits [24 j, 24 j + 24) of |significand| << shift, got by one variable shift.
+OZREF_VECTOR_CLONES void limbs_of(const ScaledIntegerMatrix& x, size_t first, size_t count, size_t limbs,
+                                  double* limb, double* sign) {
+  const int64_t* significand = x.significand.data() + first;
+  const uint16_t* shift = x.shift.data() + first;
+  for (size_t j = 0; j < limbs; ++j) {
+#pragma omp simd
+    for (size_t e = 0; e < count; ++e) {
+      const uint64_t mag = uint64_t(std::abs(significand[e]));
+      const int64_t d = int64_t(kLimbBits * j) - shift[e];  // where the limb starts in mag
+      // Shift counts clamped to 63 (mag < 2^53: a right shift by 63 leaves 0, a left shift by 40
+      // or more leaves the limb's 24 bits 0); selects rather than branches, so that it vectorises.
+      const int64_t right = std::min<int64_t>(d > 0 ? d : 0, 63), left = std::min<int64_t>(d < 0 ? -d : 0, 63);
+      limb[j * kChunk + e] = double(int64_t(((mag >> right) << left) & ((uint64_t{1} << kLimbBits) - 1)));
+    }
+  }
+#pragma omp simd
+  for (size_t e = 0; e < count; ++e) sign[e] = double((significand[e] > 0) - (significand[e] < 0));
+}
+
+// out[e] = the balanced residue modulo P of sign[e] * sum_j limb_j 2^(24 j), |out| <= P / 2: each
+// limb times 2^(24 j) mod P is below 2^48, the sum of at most 17 below 2^53 and exact.
+OZREF_VECTOR_CLONES void residues_of_limbs(const double* limb, const double* sign, size_t count, size_t limbs,
+                                           const double* unit, double p, double* out) {
+  const double inverse = 1.0 / p, half = p / 2;
+#pragma omp simd
+  for (size_t e = 0; e < count; ++e) out[e] = 0;
+  for (size_t j = 0; j < limbs; ++j) {
+    const double u = unit[j];
+#pragma omp simd
+    for (size_t e = 0; e < count; ++e) out[e] += limb[j * kChunk + e] * u;
+  }
+#pragma omp simd
+  for (size_t e = 0; e < count; ++e) {
+    const double r = reduce_mod(out[e], p, inverse);
+    out[e] = (r - p * double(r > half)) * sign[e];
+  }
+}
+
+// 2^(24 j) mod P for each group's P, j < limbs.
+std::vector<std::vector<double>> limb_units(const std::vector<Modulus>& groups, size_t limbs) {
+  std::vector<std::vector<double>> units(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const uint64_t p = uint64_t(groups[g].p);
+    uint64_t v = 1 % p;
+    for (size_t j = 0; j < limbs; ++j, v = (v << kLimbBits) % p) units[g].push_back(double(v));
+  }
+  return units;
+}
+
+// The int8 residues of elements [first, first + count) of x modulo every m of every group
+// (bytes[g][t] for small[g][t]), through the element's balanced residue modulo the group's P (at
+// most P / 2 < 2^23 in magnitude), from its limbs, which are formed once for all groups.
+void operand_bytes(const ScaledIntegerMatrix& x, size_t first, size_t count, const std::vector<Modulus>& groups,
+                   const std::vector<std::vector<uint32_t>>& small, const std::vector<std::vector<double>>& units,
+                   std::vector<std::vector<std::unique_ptr<int8_t[]>>>& bytes) {
+  const size_t limbs = units.empty() ? 0 : units[0].size();
+  std::vector<double> limb(limbs * kChunk);
+  double sign[kChunk], v[kChunk];
   for (size_t c0 = first; c0 < first + count; c0 += kChunk) {
     const size_t len = std::min(kChunk, first + count - c0);
-    balanced_residues(x, c0, len, group, v);
-    for (size_t t = 0; t < small.size(); ++t) balanced_bytes(v, len, double(small[t]), out[t].get() + c0);
+    limbs_of(x, c0, len, limbs, limb.data(), sign);
+    for (size_t g = 0; g < groups.size(); ++g) {
+      residues_of_limbs(limb.data(), sign, len, limbs, units[g].data(), groups[g].p, v);
+      for (size_t t = 0; t < small[g].size(); ++t) balanced_bytes(v, len, double(small[g][t]), bytes[g][t].get() + c0);
+    }
   }
 }
 
@@ -64,23 +133,40 @@ OZREF_VECTOR_CLONES void join_residues(const uint32_t* d0, const uint32_t* d1, c
   }
 }
 
-// The residues of one group: the operands' bytes, one int8 GEMM per m, the join.
-void group_residues(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& bt, const Modulus& group,
+// The same without reducing each d_t first, where |d_t| <= K 2^14 keeps the sum below 3 K 2^38 <= 2^52
+// (K up to 5547 for the largest P): one reduction in place of four.
+OZREF_VECTOR_CLONES void join_sums(const uint32_t* d0, const uint32_t* d1, const uint32_t* d2, size_t count,
+                                   const double* units, double p, double* out) {
+  const double u0 = units[0], u1 = units[1], u2 = units[2], inverse = 1.0 / p;
+#pragma omp simd
+  for (size_t e = 0; e < count; ++e)
+    out[e] = reduce_mod(double(int32_t(d0[e])) * u0 + double(int32_t(d1[e])) * u1 + double(int32_t(d2[e])) * u2, p, inverse);
+}
+
+using Bytes = std::vector<std::vector<std::unique_ptr<int8_t[]>>>;  // [group][m of the group]
+
+// Every operand's bytes modulo every m of every group, each row of x (of `len` elements) at once.
+Bytes all_bytes(const ScaledIntegerMatrix& x, const std::vector<Modulus>& groups,
+                const std::vector<std::vector<uint32_t>>& small) {
+  const size_t rows = x.rows, len = x.cols, limbs = limb_count(x);
+  const std::vector<std::vector<double>> units = limb_units(groups, limbs);
+  Bytes bytes(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (size_t t = 0; t < small[g].size(); ++t) bytes[g].emplace_back(new int8_t[rows * len]);  // all written
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < rows; ++i) operand_bytes(x, i * len, len, groups, small, units, bytes);
+  return bytes;
+}
+
+// The residues of one group from its operands' bytes: one int8 GEMM per m, the join.
+void group_residues(size_t m, size_t n, size_t k, const std::vector<std::unique_ptr<int8_t[]>>& ra,
+                    const std::vector<std::unique_ptr<int8_t[]>>& rb, const Modulus& group,
                     const std::vector<uint32_t>& small, double* out) {
-  const size_t m = a.rows, k = a.cols, n = bt.rows, count = small.size();
-  std::vector<std::unique_ptr<int8_t[]>> ra, rb;
+  const size_t count = small.size();
   std::vector<std::unique_ptr<uint32_t[]>> d;
-  for (size_t t = 0; t < count; ++t) {
-    ra.emplace_back(new int8_t[m * k]);  // every byte written before it is read
-    rb.emplace_back(new int8_t[n * k]);
-    d.emplace_back(new uint32_t[m * n]);
-  }
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < m; ++i) group_bytes(a, i * k, k, group, small, ra);
-#pragma omp parallel for schedule(static)
-  for (size_t j = 0; j < n; ++j) group_bytes(bt, j * k, k, group, small, rb);
   double mods[3] = {1, 1, 1}, units[3] = {0, 0, 0};
   for (size_t t = 0; t < count; ++t) {
+    d.emplace_back(new uint32_t[m * n]);  // every element written by the GEMM
     const mma::Int8GemmShape shape{m, n, k, true, true};
     mma::int8_gemm_wrapping(shape, {reinterpret_cast<const uint8_t*>(ra[t].get()), m * k},
                             {reinterpret_cast<const uint8_t*>(rb[t].get()), n * k}, {}, {d[t].get(), m * n},
@@ -91,11 +177,13 @@ void group_residues(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& bt,
   }
   const uint32_t* dt[3];
   for (size_t t = 0; t < 3; ++t) dt[t] = d[std::min(t, count - 1)].get();  // an absent m: modulus 1, unit 0
+  const bool direct = 3.0 * double(k) * 0x1p14 * group.p <= 0x1p52;  // every unit is below P
   const size_t rows_per_block = std::max<size_t>(1, 4096 / std::max<size_t>(n, 1));
 #pragma omp parallel for schedule(static)
   for (size_t i0 = 0; i0 < m; i0 += rows_per_block) {
     const size_t first = i0 * n, len = (std::min(m, i0 + rows_per_block) - i0) * n;
-    join_residues(dt[0] + first, dt[1] + first, dt[2] + first, len, mods, units, group.p, out + first);
+    if (direct) join_sums(dt[0] + first, dt[1] + first, dt[2] + first, len, units, group.p, out + first);
+    else join_residues(dt[0] + first, dt[1] + first, dt[2] + first, len, mods, units, group.p, out + first);
   }
 }
 
@@ -114,8 +202,9 @@ const std::vector<uint32_t>& int8_moduli() {
 void int8_residue_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b_transposed,
                        const std::vector<Modulus>& groups, const std::vector<std::vector<uint32_t>>& small,
                        double* residues) {
-  const size_t plane = a.rows * b_transposed.rows;
-  for (size_t g = 0; g < groups.size(); ++g) group_residues(a, b_transposed, groups[g], small[g], residues + g * plane);
+  const size_t m = a.rows, n = b_transposed.rows, k = a.cols, plane = m * n;
+  const Bytes ra = all_bytes(a, groups, small), rb = all_bytes(b_transposed, groups, small);
+  for (size_t g = 0; g < groups.size(); ++g) group_residues(m, n, k, ra[g], rb[g], groups[g], small[g], residues + g * plane);
 }
 
 }  // namespace ozref

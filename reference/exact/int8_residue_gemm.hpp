@@ -1,7 +1,8 @@
 // The residues of an exact integer product modulo moduli P = m_1 m_2 m_3 built from pairwise
 // coprime moduli m up to 256, by one int8 GEMM per m (AVX-512 VNNI where the CPU has it).
 //
-// Modulo m each operand is replaced by its balanced residue in [-128, 127], so every product is at
+// Modulo m each operand is replaced by its balanced residue in [-128, 127] (formed from its 24-bit
+// limbs through its residue modulo the group's P), so every product is at
 // most 2^14 in magnitude and a sum of K of them, K < 2^17, is below 2^31: the int8 GEMM's int32
 // result is exact. It is reduced modulo m and the residues modulo the m of a group are joined into
 // one modulo their product P (below 2^24) by the Chinese remainder theorem, ready for Garner's
@@ -18,12 +19,14 @@
 namespace ozref {
 
 constexpr size_t kInt8MaxDepth = (size_t{1} << 17) - 1;  // K 2^14 < 2^31
+constexpr int kInt8MaxShift = 355;  // operands below 2^408: 17 limbs of 24 bits
 
 // Pairwise coprime moduli from 256 down, each the largest coprime to those before it.
 const std::vector<uint32_t>& int8_moduli();
 
 // residues[g * m * n + idx] = (a b)[idx] mod groups[g].p in [0, p), where groups[g].p is the
-// product of small[g] (one to three of int8_moduli()). b_transposed holds B's columns as rows.
+// product of small[g] (one to three of int8_moduli()). b_transposed holds B's columns as rows;
+// no shift of either is beyond kInt8MaxShift.
 void int8_residue_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b_transposed,
                        const std::vector<Modulus>& groups, const std::vector<std::vector<uint32_t>>& small,
                        double* residues);

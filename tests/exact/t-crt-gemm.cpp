@@ -131,3 +131,22 @@ TEST_CASE("crt gemm: products at the int8 mode's range limit and one bit beyond"
   }
   cases.report(2 * 12);
 }
+
+// Where the int8 mode joins the GEMMs' int32 sums without reducing them first (3 K 2^14 P <= 2^52:
+// up to K = 5547 for the first group's P = 256 * 255 * 253) and just beyond: every residue modulo
+// 256 at -128, so that the first GEMM's sums are K 2^14, the most they can be, against checked sums.
+TEST_CASE("crt gemm: int8 mode at the depth where the joining reduces first", "[exact]") {
+  CaseCount cases("elements (join depth)");
+  for (size_t k : {size_t{1024}, size_t{5547}, size_t{5548}, size_t{6000}}) {
+    INFO("K = " << k);
+    ScaledIntegerMatrix a{2, k, std::vector<int64_t>(2 * k, 1), std::vector<uint16_t>(2 * k, 7)};
+    ScaledIntegerMatrix b{k, 2, std::vector<int64_t>(2 * k, 1), std::vector<uint16_t>(2 * k, 7)};
+    for (size_t kk = 0; kk < k; ++kk) {
+      a.significand[k + kk] = -1;                      // row 1: -128
+      b.significand[kk * 2 + 1] = kk % 3 ? 255 : -1;  // column 1: 255 * 128 (-2 mod 256) or -128
+    }
+    REQUIRE(crt_plan(k, range_bits(k, 7 + 8)).int8);
+    check(a, b, range_bits(k, 7 + 8), cases);
+  }
+  cases.report(4 * 4);
+}

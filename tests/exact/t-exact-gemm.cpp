@@ -7,6 +7,7 @@
 
 #include "common/distributions.hpp"
 #include "exact/exact_gemm.hpp"
+#include "exact/int8_residue_gemm.hpp"
 #include "exact/rational_oracle.hpp"
 #include "support.hpp"
 
@@ -222,4 +223,54 @@ TEST_CASE("exact gemm: hostile data in shapes that are multiples of nothing", "[
     check_against_oracle(a, b, cases);
   }
   cases.report(2 * (37 * 29 + 13 * 11 + 3 * 5));
+}
+
+TEST_CASE("exact gemm: residuals at the edge of what the top 128 bits decide", "[exact]") {
+  // E = 1 + s 2^-e + tail: the residual is s 2^-e + tail, |d| = 2^(127 - e) in units of the
+  // 128-bit window's last bit, on both sides of the 2^55 where the multi-word difference takes
+  // over (e = 72), with a tail inside the window, below it, or none.
+  CaseCount cases("elements (window residuals)");
+  const std::vector<double> tails = {0.0, 0x1p-110, -0x1p-110, 0x1p-140, -0x1p-140};
+  Matrix<double> a(2 * 6 * tails.size(), 3), b(3, 2, 1.0);
+  b(2, 1) = -1.0;  // the second column negates the tail
+  size_t row = 0;
+  for (int e = 70; e <= 75; ++e)
+    for (double s : {1.0, -1.0})
+      for (double tail : tails) {
+        a(row, 0) = 1.0;
+        a(row, 1) = std::ldexp(s, -e);
+        a(row, 2) = tail;
+        ++row;
+      }
+  check_against_oracle(a, b, cases);
+  cases.report(2 * a.rows * 2);
+}
+
+TEST_CASE("exact gemm: the moduli count at its boundaries, the 2-norm bound deciding", "[exact]") {
+  // Integer data (lowest bit 0): the integer product is the product. Rows (x, y, 1) with y = x / 2^7
+  // and B = [r, -r] for the first row r, so |C| reaches S = x^2 + y^2 + 1 = ||r||^2, Cauchy-Schwarz's
+  // bound, while the sum-times-largest bound is about 2^-7 larger. t int8 moduli cover a bound of T
+  // bits where 2^(T + 1.001) <= their product; S just below 2^T must take t moduli (the other bound
+  // would need t + 1), S just above 2^T t + 1. The oracle checks every element.
+  CaseCount cases("elements (moduli boundaries)");
+  const std::vector<uint32_t>& moduli = int8_moduli();
+  double log2_product = 0;
+  for (size_t t = 1; t <= 13; ++t) {
+    log2_product += std::log2(double(moduli[t - 1]));
+    const int T = int(std::floor(log2_product - 1.001));
+    if (T < 20) continue;
+    for (double side : {-1.0, 1.0}) {
+      const double x = std::floor(std::sqrt(std::ldexp(1.0 + side * 0x1p-12, T)));
+      const double y = std::floor(x / 128);
+      Matrix<double> a(2, 3), b(3, 2);
+      a.data = {x, y, 1.0, y, 1.0, x};
+      b.data = {x, -x, y, -y, 1.0, -1.0};
+      INFO("t = " << t << ", T = " << T << ", x = " << x);
+      const ExactProduct e = exact_gemm(a, b, {.threads = 1, .method = ExactMethod::Modular});
+      REQUIRE_FALSE(e.direct_path);
+      REQUIRE(e.moduli == int(side < 0 ? t : t + 1));
+      check_against_oracle(a, b, cases);
+    }
+  }
+  cases.report(2 * 11 * 2 * 4);
 }
