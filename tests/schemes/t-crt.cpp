@@ -59,6 +59,14 @@ TEST_CASE("crt: the 128-bit paths equal GMP next to +-P/2 and on the extreme res
         tuples.push_back(r);
         ++cases;
       }
+      // Residues outside the balanced range, at the ends of int16 (a hostile trace's reduced
+      // products): the limb sums' largest magnitudes (2^15 times each weight limb).
+      for (int32_t a : {-32768, 32767})
+        for (int32_t b : {-32768, 32767}) {
+          std::vector<int32_t> r;
+          for (size_t t = 0; t < crt.moduli().size(); ++t) r.push_back(t % 2 ? a : b);
+          tuples.push_back(r);
+        }
       std::vector<std::vector<int16_t>> planes(crt.moduli().size());
       std::vector<const int16_t*> pointers;
       for (size_t t = 0; t < planes.size(); ++t) {

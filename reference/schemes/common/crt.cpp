@@ -25,23 +25,23 @@ double multiple_below(const mpz_class& w, long quantum_log2) {  // floor(w / 2^q
   return std::ldexp(t.get_d(), static_cast<int>(quantum_log2));
 }
 
-// The weighted sums of a block of elements v0 .. v0 + len of the residue planes, in three 42-bit
-// limbs of the weights (|r| < 2^10 and up to 64 moduli keep each limb's sum inside int64; S mod
-// 2^128 = s0 + s1 2^42 + s2 2^84), and their FP64 estimate.
+// The weighted sums of a block of elements v0 .. v0 + len of the residue planes, one per 32-bit
+// limb of the weights, in FP64: |r| <= 2^15 (any int16, a trace's too), a limb below 2^32 and up
+// to 64 moduli keep every partial sum an integer below 2^53, so each is exact (FP64 multiplies and
+// adds vectorise where 64-bit integer multiplies do not). S = s0 + s1 2^32 + s2 2^64 + s3 2^96.
 OZREF_VECTOR_CLONES void weighted_sums(const int16_t* const* planes, size_t moduli, size_t v0, size_t len,
-                                       const std::array<int64_t, 3>* limbs, const double* weights, int64_t* s0, int64_t* s1,
-                                       int64_t* s2, double* estimate) {
-  std::fill(s0, s0 + len, 0), std::fill(s1, s1 + len, 0), std::fill(s2, s2 + len, 0);
-  std::fill(estimate, estimate + len, 0.0);
+                                       const std::array<double, 4>* limbs, std::array<double*, 4> sums) {
+  for (double* s : sums) std::fill(s, s + len, 0.0);
   for (size_t i = 0; i < moduli; ++i) {
     const int16_t* r = planes[i] + v0;
-    const int64_t w0 = limbs[i][0], w1 = limbs[i][1], w2 = limbs[i][2];
-    const double wd = weights[i];
+    const double w0 = limbs[i][0], w1 = limbs[i][1], w2 = limbs[i][2], w3 = limbs[i][3];
+    double *s0 = sums[0], *s1 = sums[1], *s2 = sums[2], *s3 = sums[3];
     for (size_t v = 0; v < len; ++v) {
-      s0[v] += r[v] * w0;
-      s1[v] += r[v] * w1;
-      s2[v] += r[v] * w2;
-      estimate[v] += r[v] * wd;
+      const double x = r[v];
+      s0[v] += x * w0;
+      s1[v] += x * w1;
+      s2[v] += x * w2;
+      s3[v] += x * w3;
     }
   }
 }
@@ -94,11 +94,10 @@ Crt::Crt(std::vector<int64_t> moduli) : moduli_(std::move(moduli)) {
   if (fits_int128_) {
     product128_ = 1;
     for (int64_t m : moduli_) product128_ *= m;
-    const mpz_class mask = (mpz_class(1) << 42) - 1;
-    for (const mpz_class& w : weights_) {  // w < P < 2^126: three 42-bit limbs
-      weights_double_.push_back(w.get_d());
-      weight_limbs_.push_back({mpz_class(w & mask).get_si(), mpz_class((w >> 42) & mask).get_si(), mpz_class(w >> 84).get_si()});
-    }
+    const mpz_class mask = (mpz_class(1) << 32) - 1;
+    for (const mpz_class& w : weights_)  // w < P < 2^126: four 32-bit limbs
+      weight_limbs_.push_back({mpz_class(w & mask).get_d(), mpz_class((w >> 32) & mask).get_d(), mpz_class((w >> 64) & mask).get_d(),
+                               mpz_class(w >> 96).get_d()});
   }
 }
 
@@ -128,13 +127,13 @@ __int128 Crt::garner_int128(const int32_t* r) const {
   return x;
 }
 
-// The weighted sum S = sum r_i w_i is known modulo 2^128 (wrapping products) and approximately
-// (an FP64 sum, relative error far below 2^-30 of P for up to 64 moduli); its quotient q by P,
+// The weighted sum S = sum r_i w_i is known modulo 2^128 (its exact limb sums combined) and
+// approximately (an FP64 sum of them, error below 2^-30 P for up to 64 moduli); its quotient q by P,
 // rounded to nearest from the estimate, is off by at most one, so S - q P lies in (-P, P) - inside
 // the signed 128-bit range (P < 2^126), where the wrapped difference is the true one - and one
 // step moves it into (-P/2, P/2].
 __int128 Crt::representative(unsigned __int128 sum, double estimate) const {
-  const int64_t q = std::llrint(estimate * inv_p_);  // |q| <= 2^10 times the modulus count
+  const int64_t q = std::llrint(estimate * inv_p_);  // |q| <= 2^15 times the modulus count
   __int128 x = static_cast<__int128>(sum - static_cast<unsigned __int128>(static_cast<__int128>(q)) * static_cast<unsigned __int128>(product128_));
   const __int128 half = product128_ / 2;
   if (x > half) x -= product128_;
@@ -154,14 +153,16 @@ __int128 Crt::exact_int128(const int32_t* r) const {
 
 void Crt::exact_int128(const int16_t* const* planes, size_t count, __int128* out) const {
   constexpr size_t kBlock = 256;
-  int64_t s0[kBlock], s1[kBlock], s2[kBlock];
-  double estimate[kBlock];
+  double s0[kBlock], s1[kBlock], s2[kBlock], s3[kBlock];
   for (size_t v0 = 0; v0 < count; v0 += kBlock) {
     const size_t len = std::min(kBlock, count - v0);
-    weighted_sums(planes, moduli_.size(), v0, len, weight_limbs_.data(), weights_double_.data(), s0, s1, s2, estimate);
+    weighted_sums(planes, moduli_.size(), v0, len, weight_limbs_.data(), {s0, s1, s2, s3});
     for (size_t v = 0; v < len; ++v) {
-      const auto wide = [](int64_t x) { return static_cast<unsigned __int128>(static_cast<__int128>(x)); };
-      out[v0 + v] = representative(wide(s0[v]) + (wide(s1[v]) << 42) + (wide(s2[v]) << 84), estimate[v]);
+      // The limb sums are exact integers below 2^53: their int64 values are the true ones.
+      const auto wide = [](double x) { return static_cast<unsigned __int128>(static_cast<__int128>(static_cast<int64_t>(x))); };
+      const unsigned __int128 sum = wide(s0[v]) + (wide(s1[v]) << 32) + (wide(s2[v]) << 64) + (wide(s3[v]) << 96);
+      const double estimate = s0[v] + s1[v] * 0x1p32 + s2[v] * 0x1p64 + s3[v] * 0x1p96;  // within 2^-30 P
+      out[v0 + v] = representative(sum, estimate);
     }
   }
 }

@@ -54,8 +54,7 @@ class Crt {
   std::vector<int64_t> radix_inverse_;
   bool fits_int128_ = false;
   __int128 product128_ = 0;
-  std::vector<double> weights_double_;                // weights_ when P < 2^126: their nearest doubles
-  std::vector<std::array<int64_t, 3>> weight_limbs_;  // and their 42-bit limbs, low first
+  std::vector<std::array<double, 4>> weight_limbs_;  // weights_ when P < 2^126: 32-bit limbs, low first
   // The member of (-P/2, P/2] congruent to S given S mod 2^128 and an FP64 estimate of S.
   __int128 representative(unsigned __int128 sum, double estimate) const;
   // Garner's balanced mixed-radix digits of the residues.
