@@ -17,7 +17,8 @@ struct SchemeOptions {
   std::string mode = {}, crt = {}, slicing = {}, accumulate = {};
   size_t moduli = 0, slices = 0;
   // cublas-fixedpoint@13.1: the mantissa bits, "23".."127" as text, as --mantissa-bits takes them
-  // ("dynamic" is refused: its rule is not decoded); and the K-block size (0: the fitted rule).
+  // or "dynamic" (the DYNAMIC control's count, from the inputs) or "dynamic:N"; and the K-block size
+  // (0: the fitted rule).
   std::string mantissa_bits = {};
   size_t kblock = 0;
   // ozaki2-int8 complex runs: "3m" (empty: the default) or "gaussian" (two INT8 GEMMs per modulus).

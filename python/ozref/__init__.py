@@ -52,7 +52,7 @@ def _count(value, name):
 
 def _mantissa_bits(value):
     """cublas-fixedpoint@13.1's mantissa bits: None (not given), an integer, or the command's text;
-    the library checks the value (23..127, "dynamic" refused)."""
+    the library checks the value (23..127, "dynamic" or "dynamic:N")."""
     if value is None:
         return ""
     if isinstance(value, str):
