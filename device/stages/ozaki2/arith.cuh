@@ -141,12 +141,22 @@ OZREF_HD_INLINE uint32_t low_word(double x) { return static_cast<uint32_t>(exact
 // residue_of_integer's common case, |x| < 2^51 and 2 <= m < 2^30, in one FP64 operation: q =
 // rint(x inv) by one fma into 1.5 2^52, whose low word is q mod 2^32 (|x inv - x / m| <= 1/8, so
 // |x - q m| <= 5m/8); r = x - q m in wrapping 32-bit arithmetic from x's low word, exact as |r| < m.
-OZREF_HD_INLINE int32_t residue_of_small_integer(double x, uint32_t x_low, int32_t m, double inv) {
+// The balanced range of m, [-floor(m/2), ceil(m/2) - 1] (balance's), for a kernel to work out once
+// per modulus rather than per element.
+struct BalancedRange {
+  int32_t low, high;
+};
+OZREF_HD_INLINE BalancedRange balanced_range(int32_t m) { return {-(m / 2), (m + 1) / 2 - 1}; }
+
+OZREF_HD_INLINE int32_t residue_of_small_integer(double x, uint32_t x_low, int32_t m, double inv, BalancedRange range) {
   const uint32_t q_low = static_cast<uint32_t>(static_cast<uint64_t>(double_to_bits(fma(x, inv, kRoundingShift))));
   int32_t r = static_cast<int32_t>(x_low - q_low * static_cast<uint32_t>(m));
-  r += r < -(m / 2) ? m : 0;
-  r -= r > (m + 1) / 2 - 1 ? m : 0;
+  r += r < range.low ? m : 0;
+  r -= r > range.high ? m : 0;
   return r;
+}
+OZREF_HD_INLINE int32_t residue_of_small_integer(double x, uint32_t x_low, int32_t m, double inv) {
+  return residue_of_small_integer(x, x_low, m, inv, balanced_range(m));
 }
 OZREF_HD_INLINE int32_t residue_of_small_integer(double x, int32_t m, double inv) { return residue_of_small_integer(x, low_word(x), m, inv); }
 

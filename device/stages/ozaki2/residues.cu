@@ -13,40 +13,73 @@ namespace {
 
 constexpr int kRun = 8;  // A's elements per thread
 
-// The modulus constants a thread needs: m, 1/m, and for a Gaussian product (odd m < 256) iota and
-// the Barrett factor of the reduction of iota im (|.| < 2^15: barrett_residue32's domain).
+// The modulus constants a thread needs, worked out once per modulus: m, 1/m, its balanced range,
+// and for a Gaussian product (odd m < 256) iota and the Barrett factor of the reduction of iota im
+// (|.| < 2^15: barrett_residue32's domain).
 struct ModulusConstants {
   int64_t m;
   double inv;
+  BalancedRange range;
   int32_t iota, mu;
 };
 
 __device__ inline ModulusConstants constants_of(const int64_t* moduli, const int32_t* gaussian, size_t t) {
   const int64_t m = moduli[t];
   const int32_t* g = gaussian ? gaussian + t * kGaussianConstants : nullptr;
-  return {m, 1.0 / static_cast<double>(m), g ? g[0] : 0, g ? g[3] : 0};
+  return {m, 1.0 / static_cast<double>(m), balanced_range(static_cast<int32_t>(m)), g ? g[0] : 0, g ? g[3] : 0};
 }
+
+// r moved into the balanced range from within one m of it.
+__device__ inline int32_t into_range(int32_t r, int32_t m, BalancedRange range) {
+  r += r < range.low ? m : 0;
+  r -= r > range.high ? m : 0;
+  return r;
+}
+
+// residue_of_integer out of line: the rare case's registers stay out of the common case's loop.
+__device__ __noinline__ int32_t residue_of_any_integer(double x, int64_t m, double inv) { return static_cast<int32_t>(residue_of_integer(x, m, inv)); }
 
 // The residues modulo m of a thread's n elements, plane by plane: of a real run, the element; of
 // a complex run with 3 planes (3M) re, im and re + im; with 2 (Gaussian) re + iota im and
 // re - iota im. `small`: every |x| < 2^51 and m < 2^30, so that the common case's arithmetic
-// applies to all, from the elements' low words.
+// applies to all, from the elements' low words; the branch is taken once for all elements, so
+// that the common case's loop holds none.
 template <int n, int parts, int planes>
 __device__ inline void residues_of(const double (&x)[n][2], const uint32_t (&low)[n][2], bool small, const ModulusConstants& c, int32_t (&r)[n][3]) {
-  const int64_t m = c.m;
+  const int32_t m = static_cast<int32_t>(c.m);
+  if (small) {
+#pragma unroll
+    for (int i = 0; i < n; ++i)
+#pragma unroll
+      for (int q = 0; q < parts; ++q) r[i][q] = residue_of_small_integer(x[i][q], low[i][q], m, c.inv, c.range);
+  } else {
+#pragma unroll
+    for (int i = 0; i < n; ++i)
+#pragma unroll
+      for (int q = 0; q < parts; ++q) r[i][q] = residue_of_any_integer(x[i][q], c.m, c.inv);
+  }
 #pragma unroll
   for (int i = 0; i < n; ++i) {
-#pragma unroll
-    for (int q = 0; q < parts; ++q)
-      r[i][q] = small ? residue_of_small_integer(x[i][q], low[i][q], static_cast<int32_t>(m), c.inv) : static_cast<int32_t>(residue_of_integer(x[i][q], m, c.inv));
-    if (planes == 3) r[i][2] = static_cast<int32_t>(into_balanced_range(r[i][0] + r[i][1], m));
+    if (planes == 3) r[i][2] = into_range(r[i][0] + r[i][1], m, c.range);
     if (planes == 2) {  // one reduction of iota im; re +- it are then within one m of the range
-      const int32_t mm = static_cast<int32_t>(m), half = (mm - 1) / 2, turned = barrett_residue32(c.iota * r[i][1], mm, c.mu);
-      int32_t z = r[i][0] + turned, w = r[i][0] - turned;
-      z += z < -half ? mm : 0, z -= z > half ? mm : 0;
-      w += w < -half ? mm : 0, w -= w > half ? mm : 0;
-      r[i][0] = z, r[i][1] = w;
+      const int32_t turned = barrett_residue32(c.iota * r[i][1], m, c.mu);
+      r[i][1] = into_range(r[i][0] - turned, m, c.range);
+      r[i][0] = into_range(r[i][0] + turned, m, c.range);
     }
+  }
+}
+
+// Every modulus's residues of a thread's elements, handed plane by plane to `store(plane index,
+// residues, plane)`; `small`: every |x| < 2^51.
+template <int n, int parts, int planes, typename Store>
+__device__ inline void for_every_modulus(const double (&x)[n][2], const uint32_t (&low)[n][2], bool small, const int64_t* moduli, const int32_t* gaussian,
+                                         size_t N, Store&& store) {
+  for (size_t t = 0; t < N; ++t) {
+    const ModulusConstants c = constants_of(moduli, gaussian, t);
+    int32_t r[n][3];
+    residues_of<n, parts, planes>(x, low, small && c.m < (int64_t{1} << 30), c, r);
+#pragma unroll
+    for (int p = 0; p < planes; ++p) store(t * planes + p, r, p);
   }
 }
 
@@ -69,6 +102,17 @@ __device__ inline double operand(const double* x, size_t at, const int32_t* shif
   return shifts ? scaled_integer(x[at], shifts[line]) : x[at];
 }
 
+// Eight residues as R (their low bytes or halves) in one aligned store: the bytes are put together
+// by byte permutes (four conversions and shifts each otherwise).
+__device__ inline void store_piece(const int32_t (&v)[kRun], int8_t* dst) {
+  auto word = [&](int i) { return __byte_perm(__byte_perm(v[i], v[i + 1], 0x0040), __byte_perm(v[i + 2], v[i + 3], 0x0040), 0x5410); };
+  *reinterpret_cast<uint2*>(dst) = make_uint2(word(0), word(4));
+}
+__device__ inline void store_piece(const int32_t (&v)[kRun], int16_t* dst) {
+  auto word = [&](int i) { return __byte_perm(v[i], v[i + 1], 0x5410); };
+  *reinterpret_cast<uint4*>(dst) = make_uint4(word(0), word(2), word(4), word(6));
+}
+
 // A's elements v0 .. v0 + 7 (in order; rows of k), read once, into every plane of every modulus.
 template <typename R, int parts, int planes>
 __global__ void rows_kernel(const double* x, size_t count, size_t k, const int32_t* shifts, const int64_t* moduli, const int32_t* gaussian, size_t N,
@@ -85,23 +129,18 @@ __global__ void rows_kernel(const double* x, size_t count, size_t k, const int32
     if (++col == k) col = 0, ++row;
   }
   uint32_t low[kRun][2];
-  const bool small = all_small<kRun, parts>(values, low);
-  for (size_t t = 0; t < N; ++t) {
-    const ModulusConstants c = constants_of(moduli, gaussian, t);
-    int32_t r[kRun][3];
-    residues_of<kRun, parts, planes>(values, low, small && c.m < (int64_t{1} << 30), c, r);
+  auto store = [&](size_t plane, const int32_t(&r)[kRun][3], int p) {
+    R* dst = out + plane * count + v0;
+    if (whole) {
+      int32_t v[kRun];
 #pragma unroll
-    for (int p = 0; p < planes; ++p) {
-      struct alignas(kRun * sizeof(R)) Piece {
-        R e[kRun];
-      } piece;
-#pragma unroll
-      for (int i = 0; i < kRun; ++i) piece.e[i] = static_cast<R>(r[i][p]);
-      R* dst = out + (t * planes + p) * count + v0;
-      if (whole) *reinterpret_cast<Piece*>(dst) = piece;
-      else for (int i = 0; i < kRun && v0 + i < count; ++i) dst[i] = piece.e[i];
+      for (int i = 0; i < kRun; ++i) v[i] = r[i][p];
+      store_piece(v, dst);
     }
-  }
+    else for (int i = 0; i < kRun && v0 + i < count; ++i) dst[i] = static_cast<R>(r[i][p]);
+  };
+  const bool small = all_small<kRun, parts>(values, low);
+  for_every_modulus<kRun, parts, planes>(values, low, small, moduli, gaussian, N, store);
 }
 
 // B (k x n) by columns (n x k): a block takes 128 rows of K and 32 columns, reads them along B's
@@ -128,30 +167,25 @@ __global__ void __launch_bounds__(kColumnThreads)
     for (int q = 0; q < parts; ++q) values[r][q] = row < k && j < n ? operand(x, q * count + row * n + j, shifts, j) : 0.0;
   }
   uint32_t low[kRows][2];
-  const bool small = all_small<kRows, parts>(values, low);
-  for (size_t t = 0; t < N; ++t) {
-    const ModulusConstants c = constants_of(moduli, gaussian, t);
-    int32_t res[kRows][3];
-    residues_of<kRows, parts, planes>(values, low, small && c.m < (int64_t{1} << 30), c, res);
+  auto store = [&](size_t plane, const int32_t(&res)[kRows][3], int p) {
 #pragma unroll
-    for (int p = 0; p < planes; ++p) {
-#pragma unroll
-      for (int r = 0; r < kRows; ++r) tile[tx][ty + r * (kColumnThreads / kTileN)] = static_cast<R>(res[r][p]);
-      __syncthreads();
-      for (int piece = threadIdx.x; piece < pieces; piece += kColumnThreads) {
-        const int c = piece / (kTileK / per_piece), kk = piece % (kTileK / per_piece) * per_piece;
-        const size_t col = j0 + c, row = k0 + kk;
-        if (col >= n || row >= k) continue;
-        R* dst = out + (t * planes + p) * count + col * k + row;
-        if (row + per_piece <= k && k % per_piece == 0) {
-          const uint32_t* words = reinterpret_cast<const uint32_t*>(&tile[c][kk]);
-          *reinterpret_cast<uint4*>(dst) = make_uint4(words[0], words[1], words[2], words[3]);
-        }
-        else for (int i = 0; i < per_piece && row + i < k; ++i) dst[i] = tile[c][kk + i];
+    for (int r = 0; r < kRows; ++r) tile[tx][ty + r * (kColumnThreads / kTileN)] = static_cast<R>(res[r][p]);
+    __syncthreads();
+    for (int piece = threadIdx.x; piece < pieces; piece += kColumnThreads) {
+      const int c = piece / (kTileK / per_piece), kk = piece % (kTileK / per_piece) * per_piece;
+      const size_t col = j0 + c, row = k0 + kk;
+      if (col >= n || row >= k) continue;
+      R* dst = out + plane * count + col * k + row;
+      if (row + per_piece <= k && k % per_piece == 0) {
+        const uint32_t* words = reinterpret_cast<const uint32_t*>(&tile[c][kk]);
+        *reinterpret_cast<uint4*>(dst) = make_uint4(words[0], words[1], words[2], words[3]);
       }
-      __syncthreads();
+      else for (int i = 0; i < per_piece && row + i < k; ++i) dst[i] = tile[c][kk + i];
     }
-  }
+    __syncthreads();
+  };
+  const bool small = all_small<kRows, parts>(values, low);
+  for_every_modulus<kRows, parts, planes>(values, low, small, moduli, gaussian, N, store);
 }
 
 template <typename R, int parts, int planes>
