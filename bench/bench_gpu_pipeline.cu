@@ -9,7 +9,9 @@
 // Prints one JSON object per size, then a table.
 // Usage: bench_gpu_pipeline SAMPLES_DIR [n ...] (default 4096 8192 16384); OZREF_MODULI=14,16 (default);
 // OZREF_COMPLEX_MAX=8192 (the largest n of the complex runs); OZREF_GAUSSIAN_MODULI=15,16 (default:
-// the Gaussian complex runs' moduli counts; 15 Gaussian moduli hold 111.1 bits, 14 standard 110.2);
+// the Gaussian complex runs' moduli counts; 15 Gaussian moduli hold 111.1 bits, 14 standard 110.2).
+// The moduli themselves are those the scheme registry resolves for `ozaki2-int8 --moduli N --mode
+// fast` (pipeline_moduli.hpp); a count it refuses, or one that is not a number: exit 2 before any GPU work.
 // OZREF_SUSTAINED=1 adds each INT8 GEMM's
 // throughput after a second of back-to-back calls ("sustained_tops", stderr names each window)
 #include <cublas_v2.h>
@@ -30,11 +32,12 @@
 #include <vector>
 
 #include "io/npy.hpp"
+#include "ozref/error.hpp"
 #include "gemm/int8_gemm.hpp"
 #include "gemm/wgmma_gemm.hpp"
 #include "runtime/cuda_check.hpp"
+#include "pipeline_moduli.hpp"
 #include "schemes/common/crt.hpp"
-#include "schemes/common/moduli.hpp"
 #include "schemes/ozaki2/complex_product.hpp"
 #include "stages/ozaki2/crt_tables.hpp"
 #include "stages/ozaki2/twins.hpp"
@@ -127,22 +130,10 @@ double sustained(const std::function<void()>& f, const std::string& name, double
 enum class GemmPath { Cublaslt, WgmmaFused };
 const char* path_name(GemmPath p) { return p == GemmPath::Cublaslt ? "cublaslt" : "wgmma_fused"; }
 
-// The moduli of a run: the first `count` INT8 moduli, or of the Gaussian moduli.
-std::vector<int64_t> moduli_of(size_t count, bool gaussian) {
-  const std::vector<int64_t>& all = gaussian ? schemes::gaussian_int8_moduli() : schemes::int8_moduli();
-  if (count < 2 || count > all.size()) throw std::invalid_argument("bench_gpu_pipeline: " + std::to_string(count) + " moduli: the list has 2.." + std::to_string(all.size()));
-  return {all.begin(), all.begin() + static_cast<long>(count)};
-}
-
-DeviceArray<int32_t> constants_on_device(const std::vector<int64_t>& moduli) {
-  const std::vector<int32_t> c = twins::gaussian_constants(moduli);
-  return {c.data(), c.size()};
-}
-
 // The pipeline's buffers for one size, modulus count and part count (1 real, 2 complex: 3M, or
 // the Gaussian product), and its stages on device arrays.
 struct Pipeline {
-  size_t n, N, S, P, words;
+  size_t n, S, P, N = 0, words = 0;
   std::vector<int64_t> moduli;
   schemes::Crt crt;
   twins::Shape shape;
@@ -157,12 +148,16 @@ struct Pipeline {
   std::map<std::string, double> seconds;
 
   Pipeline(size_t size, size_t count, size_t parts, schemes::ComplexProduct product = schemes::ComplexProduct::ThreeM)
-      : n(size), N(count), S(parts), P(parts == 1 ? 1 : product == schemes::ComplexProduct::Gaussian ? 2 : 3),
-        moduli(moduli_of(count, P == 2)), crt(moduli), shape{size, size, size, S, P, count}, dev_moduli(moduli.data(), moduli.size()),
-        gaussian(P == 2 ? constants_on_device(moduli) : DeviceArray<int32_t>()),
-        row(size), col(size), c32(size * size),
-        ta(S * size * size), tb(S * size * size), c(S * size * size), ra(count * P * size * size), rb(count * P * size * size),
-        reduced(count * P * size * size), combined(S == 2 ? count * 2 * size * size : 0) {
+      : n(size), S(parts), P(parts == 1 ? 1 : product == schemes::ComplexProduct::Gaussian ? 2 : 3),
+        moduli(bench::pipeline_moduli(size, count, parts == 2, P == 2)), crt(moduli), dev_moduli(moduli.data(), moduli.size()),
+        gaussian(P == 2 ? twins::gaussian_constants_on_device(moduli) : DeviceArray<int32_t>()),
+        row(size), col(size), c32(size * size) {
+    N = moduli.size();
+    shape = {size, size, size, S, P, N};
+    const size_t nn = size * size;
+    ta = DeviceArray<double>(S * nn), tb = DeviceArray<double>(S * nn), c = DeviceArray<double>(S * nn);
+    ra = DeviceArray<int8_t>(N * P * nn), rb = DeviceArray<int8_t>(N * P * nn);
+    reduced = DeviceArray<int16_t>(N * P * nn), combined = DeviceArray<int16_t>(S == 2 ? N * 2 * nn : 0);
     crt_tables = twins::crt_tables(crt);
     words = crt_tables.words;
     wide = DeviceArray<int64_t>(S * size * size * words);
@@ -178,8 +173,11 @@ struct Pipeline {
       stage("residues", record, [&] { twins::residues(shape, ta.get(), tb.get(), dev_moduli.get(), gaussian.get(), ra.get(), rb.get()); });
     }
     for (size_t plane = 0; plane < N * P; ++plane) gemm(plane, path, record);
-    if (path == GemmPath::WgmmaFused && P == 2) {  // the Gaussian combination inside the CRT
-      stage("complex+crt+unscale", record, [&] { twins::gaussian_crt_unscale_exact(shape, reduced.get(), moduli, crt_tables, row.get(), col.get(), c.get()); });
+    if (path == GemmPath::WgmmaFused && S == 2) {  // the complex stage's combination inside the CRT
+      stage("complex+crt+unscale", record, [&] {
+        if (P == 2) twins::gaussian_crt_unscale_exact(shape, reduced.get(), moduli, crt_tables, row.get(), col.get(), c.get());
+        else twins::three_m_crt_unscale_exact(shape, reduced.get(), moduli, crt_tables, row.get(), col.get(), c.get());
+      });
       return;
     }
     if (S == 2) stage("complex", record, [&] {
@@ -291,17 +289,47 @@ nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, Gem
 void bench_both_paths(Pipeline& p, const double* a, const double* b, double flops, double reference_seconds, const std::string& key, nlohmann::json& j,
                       const std::function<void(const Pipeline&, const std::string&)>& written = {});
 
-// The moduli counts of an environment variable's list ("15,16"), or `fallback`.
+// The moduli counts of the runs: OZREF_MODULI's (real and 3M) and OZREF_GAUSSIAN_MODULI's.
+struct ModuliCounts {
+  std::vector<size_t> standard, gaussian;
+};
+
+// The moduli counts of an environment variable's list ("15,16"), or `fallback`; InputError naming
+// the variable for an item that is not a positive integer.
 std::vector<size_t> counts_from(const char* variable, std::vector<size_t> fallback) {
   const char* env = std::getenv(variable);
   if (!env) return fallback;
   std::vector<size_t> counts;
   std::stringstream s(env);
-  for (std::string item; std::getline(s, item, ',');) counts.push_back(std::stoul(item));
+  for (std::string item; std::getline(s, item, ',');) {
+    char* end = nullptr;
+    const unsigned long long count = std::strtoull(item.c_str(), &end, 10);
+    if (item.empty() || *end != 0 || count == 0 || item[0] == '-')
+      throw InputError(std::string(variable) + ": '" + item + "' is not a positive moduli count (a list like 14,16)");
+    counts.push_back(count);
+  }
   return counts;
 }
 
-void bench_complex(size_t n, const std::vector<size_t>& moduli_counts, cublasHandle_t blas, const double* a, const double* b, nlohmann::json& j) {
+// Every run's moduli resolved once before the GPU work, so that a count the scheme refuses stops
+// the bench at once (InputError naming the variable).
+void require_resolvable(const ModuliCounts& counts, const std::vector<size_t>& sizes, size_t complex_limit) {
+  for (size_t n : sizes) {
+    const auto check = [&](const char* variable, size_t count, bool complex, bool gaussian) {
+      try {
+        bench::pipeline_moduli(n, count, complex, gaussian);
+      } catch (const InputError& e) {
+        throw InputError(std::string(variable) + ": " + e.what());
+      }
+    };
+    for (size_t count : counts.standard) check("OZREF_MODULI", count, false, false);
+    if (n > complex_limit) continue;
+    for (size_t count : counts.standard) check("OZREF_MODULI", count, true, false);
+    for (size_t count : counts.gaussian) check("OZREF_GAUSSIAN_MODULI", count, true, true);
+  }
+}
+
+void bench_complex(size_t n, const ModuliCounts& counts, cublasHandle_t blas, const double* a, const double* b, nlohmann::json& j) {
   const size_t nn = n * n;
   const double flops = 8.0 * double(n) * n * n;
   DeviceArray<double> za(2 * nn), zb(2 * nn), zc(2 * nn);
@@ -317,11 +345,11 @@ void bench_complex(size_t n, const std::vector<size_t>& moduli_counts, cublasHan
       "zgemm n=" + std::to_string(n));
   j["zgemm_tflops"] = flops / j["zgemm_seconds"].get<double>() * 1e-12;
   const double zgemm = j["zgemm_seconds"].get<double>();
-  for (size_t N : moduli_counts) {
+  for (size_t N : counts.standard) {
     Pipeline p(n, N, 2);
     bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_3m_" + std::to_string(N), j);
   }
-  for (size_t N : counts_from("OZREF_GAUSSIAN_MODULI", {15, 16})) {
+  for (size_t N : counts.gaussian) {
     Pipeline p(n, N, 2, schemes::ComplexProduct::Gaussian);
     bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_gaussian_" + std::to_string(N), j);
   }
@@ -359,7 +387,7 @@ nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, Gem
   return {{"seconds", t}, {"tflops", flops / t * 1e-12}, {"x_cublas", reference_seconds / t}, {"stage_seconds", p.seconds}};
 }
 
-nlohmann::json bench_size(size_t n, const std::vector<size_t>& moduli_counts, cublasHandle_t blas, const std::string& samples, bool complex) {
+nlohmann::json bench_size(size_t n, const ModuliCounts& counts, cublasHandle_t blas, const std::string& samples, bool complex) {
   DeviceArray<double> a(2 * n * n), b(2 * n * n), c(2 * n * n);  // two parts, for the complex runs
   randn_kernel<<<device::blocks_for(2 * n * n), 256>>>(a.get(), 2 * n * n, 1);
   randn_kernel<<<device::blocks_for(2 * n * n), 256>>>(b.get(), 2 * n * n, 2);
@@ -374,12 +402,12 @@ nlohmann::json bench_size(size_t n, const std::vector<size_t>& moduli_counts, cu
   const Sample sample(samples, a, b, n);
   sample.write(c, "dgemm");
   bench_int8(n, j);
-  for (size_t N : moduli_counts) {
+  for (size_t N : counts.standard) {
     Pipeline p(n, N, 1);
     bench_both_paths(p, a.get(), b.get(), flops, j["dgemm_seconds"].get<double>(), "ozaki2_int8_" + std::to_string(N), j,
                      [&](const Pipeline& run, const std::string& name) { sample.write(run.c, name); });
   }
-  if (complex) bench_complex(n, moduli_counts, blas, a.get(), b.get(), j);
+  if (complex) bench_complex(n, counts, blas, a.get(), b.get(), j);
   return j;
 }
 void print_table(const std::vector<nlohmann::json>& all) {
@@ -406,14 +434,21 @@ int main(int argc, char** argv) {
   std::vector<size_t> sizes;
   for (int i = 2; i < argc; ++i) sizes.push_back(std::strtoull(argv[i], nullptr, 10));
   if (sizes.empty()) sizes = {4096, 8192, 16384};
-  const std::vector<size_t> moduli = counts_from("OZREF_MODULI", {14, 16});
+  // The complex runs at sizes up to OZREF_COMPLEX_MAX (default 8192).
+  const size_t complex_limit = std::getenv("OZREF_COMPLEX_MAX") ? std::strtoull(std::getenv("OZREF_COMPLEX_MAX"), nullptr, 10) : 8192;
+  ModuliCounts moduli;
+  try {
+    moduli = {counts_from("OZREF_MODULI", {14, 16}), counts_from("OZREF_GAUSSIAN_MODULI", {15, 16})};
+    require_resolvable(moduli, sizes, complex_limit);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "bench_gpu_pipeline: error: %s\n", e.what());
+    return 2;
+  }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::fprintf(stderr, "bench_gpu_pipeline: no CUDA device present; nothing was run\n");
     return 77;
   }
-  // The 3M complex runs at sizes up to OZREF_COMPLEX_MAX (default 8192).
-  const size_t complex_limit = std::getenv("OZREF_COMPLEX_MAX") ? std::strtoull(std::getenv("OZREF_COMPLEX_MAX"), nullptr, 10) : 8192;
   cublasHandle_t blas;
   if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return 3;
   std::vector<nlohmann::json> all;

@@ -73,10 +73,7 @@ class Ozaki2Subject final : public TwinSubject {
     shape_ = {s.m, s.n, s.k, s.parts, s.parts == 1 ? size_t{1} : gaussian ? size_t{2} : size_t{3}, moduli_.size()};
     words_ = twins::crt_words(crt_);
     device_moduli_ = DeviceArray<int64_t>(moduli_.data(), moduli_.size());
-    if (gaussian) {
-      const std::vector<int32_t> constants = twins::gaussian_constants(moduli_);
-      gaussian_ = DeviceArray<int32_t>(constants.data(), constants.size());
-    }
+    if (gaussian) gaussian_ = twins::gaussian_constants_on_device(moduli_);
     twins_ = {{"bound", [this](auto&... x) { bound(x...); }},       {"scale", [this](auto&... x) { scale(x...); }},
               {"truncate", [this](auto&... x) { truncate(x...); }}, {"residues", [this](auto&... x) { residues(x...); }},
               {"gemm", [this](auto&... x) { gemm(x...); }},         {"reduce", [this](auto&... x) { reduce(x...); }},

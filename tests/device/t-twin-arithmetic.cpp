@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "common/rng.hpp"
+#include "gmp_residue.hpp"
 #include "schemes/common/crt.hpp"
 #include "schemes/common/moduli.hpp"
 #include "schemes/common/residue.hpp"
@@ -143,11 +144,7 @@ TEST_CASE("twin arithmetic: residues of integers held in doubles, in range and b
 
 namespace {
 
-// The balanced residue of an integer by GMP: the oracle of the twins' residue arithmetic.
-int64_t gmp_balanced_residue(const mpz_class& x, int64_t m) {
-  const int64_t r = static_cast<int64_t>(mpz_fdiv_ui(x.get_mpz_t(), static_cast<unsigned long>(m)));
-  return r >= (m + 1) / 2 ? r - m : r;
-}
+using test::gmp_balanced_residue;
 
 std::vector<int64_t> every_twin_modulus() {
   std::vector<int64_t> all = int8_moduli();

@@ -1,11 +1,8 @@
 // complex: Re C' and Im C' modulo each modulus, balanced, from the plane products: 3M's
 // Re = T1 - T2, Im = T3 - T1 - T2, or the Gaussian Re = (Z + W) / 2, Im = (W - Z) iota / 2.
-#include <stdexcept>
-#include <string>
-
 #include "runtime/cuda_check.hpp"
-#include "schemes/ozaki2/complex_product.hpp"
 #include "stages/ozaki2/gaussian.cuh"
+#include "stages/ozaki2/three_m.cuh"
 
 namespace ozref::device::ozaki2 {
 namespace {
@@ -14,10 +11,10 @@ __global__ void combine_kernel(const int16_t* products, size_t mn, size_t N, con
   const size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (x >= N * mn) return;
   const size_t t = index_quotient(x, mn), v = x - t * mn;
-  const int64_t m = moduli[t];
-  const int64_t t1 = products[(t * 3) * mn + v], t2 = products[(t * 3 + 1) * mn + v], t3 = products[(t * 3 + 2) * mn + v];
-  out[(t * 2) * mn + v] = static_cast<int16_t>(into_balanced_range(t1 - t2, m));  // balanced inputs: |T1 - T2| <= m
-  out[(t * 2 + 1) * mn + v] = static_cast<int16_t>(into_balanced_range(t3 - t1 - t2, m));
+  const int32_t m = static_cast<int32_t>(moduli[t]);
+  const int32_t t1 = products[(t * 3) * mn + v], t2 = products[(t * 3 + 1) * mn + v], t3 = products[(t * 3 + 2) * mn + v];
+  out[(t * 2) * mn + v] = static_cast<int16_t>(three_m_real(t1, t2, m));
+  out[(t * 2 + 1) * mn + v] = static_cast<int16_t>(three_m_imag(t1, t2, t3, m));
 }
 
 __global__ void gaussian_kernel(const int16_t* products, size_t mn, size_t N, const int64_t* moduli, const int32_t* gaussian, int16_t* out) {
@@ -32,14 +29,9 @@ __global__ void gaussian_kernel(const int16_t* products, size_t mn, size_t N, co
 
 }  // namespace
 
-std::vector<int32_t> gaussian_constants(const std::vector<int64_t>& moduli) {
-  if (moduli.size() > kMaxGaussianModuli) throw std::invalid_argument("gaussian twin: more than " + std::to_string(kMaxGaussianModuli) + " moduli");
-  std::vector<int32_t> c;
-  for (int64_t m : moduli) {
-    const schemes::GaussianModulus g(m);
-    for (int64_t value : {g.iota, g.iota_half, g.half, barrett_factor(m)}) c.push_back(static_cast<int32_t>(value));
-  }
-  return c;
+DeviceArray<int32_t> gaussian_constants_on_device(const std::vector<int64_t>& moduli) {
+  const GaussianTable g = gaussian_table(moduli);
+  return {&g.c[0][0], moduli.size() * kGaussianConstants};  // c's rows are contiguous: the flat layout
 }
 
 void combine_3m(const Shape& s, const int16_t* products, const int64_t* moduli, int16_t* out) {

@@ -10,6 +10,11 @@
 
 #include "stages/ozaki2/limbs.cuh"
 
+namespace ozref::device {
+template <typename T>
+class DeviceArray;  // runtime/cuda_check.hpp: the callers of the functions that return one include it
+}  // namespace ozref::device
+
 namespace ozref::device::ozaki2 {
 
 // The shape of a run: parts S (1 real, 2 complex), residue planes P (1; complex 3 for 3M, 2 for
@@ -20,9 +25,11 @@ struct Shape {
 
 // A Gaussian complex product's constants (schemes/ozaki2/complex_product.hpp), kGaussianConstants
 // int32 per modulus: iota, iota / 2 mod m (balanced), the inverse (m + 1) / 2 of 2, and the Barrett
-// factor floor(2^32 / m). Passed as null for 3M and real runs.
+// factor floor(2^32 / m) (gaussian.cuh's gaussian_table), on the device: what the residues and
+// complex twins take as `gaussian`, null for 3M and real runs. The one upload of them (the lockstep
+// subject and the bench both call it); std::invalid_argument beyond kMaxGaussianModuli moduli.
 constexpr size_t kGaussianConstants = 4, kMaxGaussianModuli = 22;
-std::vector<int32_t> gaussian_constants(const std::vector<int64_t>& moduli);
+DeviceArray<int32_t> gaussian_constants_on_device(const std::vector<int64_t>& moduli);
 
 // bound: A's rows (parts x m x k) and B's columns (parts x k x n) scaled to at most 2^bits (6 for
 // INT8, 4 for E4M3) and rounded up (complex: on |re| + |im| rounded up): exponents and operands
@@ -44,7 +51,7 @@ void truncate(const Shape& s, const double* a, const double* b, const int32_t* r
 
 // residues: balanced residues of the integers (A's by rows N x P x m x k, B's by columns
 // N x P x n x k; a complex run's planes formed in residue arithmetic: 3M's re, im, re + im, or with
-// `gaussian` (device, gaussian_constants) re + iota im, re - iota im).
+// `gaussian` (gaussian_constants_on_device) re + iota im, re - iota im).
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, const int32_t* gaussian, int8_t* ra, int8_t* rb);
 void residues(const Shape& s, const double* ta, const double* tb, const int64_t* moduli, const int32_t* gaussian, int16_t* ra, int16_t* rb);
 // truncate and residues in one pass, A' and B' never written: the emulated GEMM's path (the lockstep
@@ -99,9 +106,11 @@ void unscale_dd(const Shape& s, const double* hi, const double* lo, const int32_
 // crt (exact) and unscale (no correction) in one kernel, C' never written: the emulated GEMM's path.
 void crt_unscale_exact(const Shape& s, const int16_t* residues, const CrtTables& t, const int32_t* row_shift, const int32_t* col_shift,
                        double* out);
-// complex (Gaussian), crt and unscale in one kernel from the plane products (N x 2 x m x n): the
-// emulated ZGEMM's path; neither Re, Im residues nor C' are written.
+// complex, crt and unscale in one kernel from the plane products, Gaussian (N x 2 x m x n) or 3M
+// (N x 3 x m x n): the emulated ZGEMM's path; neither Re, Im residues nor C' are written.
 void gaussian_crt_unscale_exact(const Shape& s, const int16_t* products, const std::vector<int64_t>& moduli, const CrtTables& t,
                                 const int32_t* row_shift, const int32_t* col_shift, double* out);
+void three_m_crt_unscale_exact(const Shape& s, const int16_t* products, const std::vector<int64_t>& moduli, const CrtTables& t,
+                               const int32_t* row_shift, const int32_t* col_shift, double* out);
 
 }  // namespace ozref::device::ozaki2
