@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/blas.hpp"
+#include "common/phase_clock.hpp"
 #include "common/vector_clones.hpp"
 #include "exact/int8_residue_gemm.hpp"
 #include "exact/modular.hpp"
@@ -213,6 +214,7 @@ Plan make_plan(size_t k, long bits, int max_shift) {
 
 // x with rows and columns exchanged, in tiles so that both sides stay in cache.
 ScaledIntegerMatrix transposed(const ScaledIntegerMatrix& x) {
+  const PhaseTimer timer(Phase::Scaling);
   constexpr size_t kTile = 32;
   ScaledIntegerMatrix t{x.cols, x.rows, std::vector<int64_t>(x.significand.size()), std::vector<uint16_t>(x.shift.size())};
 #pragma omp parallel for schedule(static)
@@ -231,6 +233,7 @@ ScaledIntegerMatrix transposed(const ScaledIntegerMatrix& x) {
 void dgemm_residues(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, const MixedRadix& mr,
                     double* residues) {
   const size_t m = a.rows, k = a.cols, n = b.cols, count = mr.moduli.size(), plane = m * n;
+  const PhaseTimer timer(Phase::ResidueGemms);  // the residues of the operands too, formed between the DGEMMs
   const std::unique_ptr<double[]> br(new double[count * k * n]);  // of B, prime by prime; all written
   openblas_set_num_threads(1);
 #pragma omp parallel
@@ -276,6 +279,7 @@ void crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long b
   const std::unique_ptr<double[]> residues(new double[count * plane]);
   if (plan.small.empty()) dgemm_residues(a, b, mr, residues.get());
   else int8_residue_gemm(a, transposed(b), mr.moduli, plan.small, residues.get());
+  const PhaseTimer timer(Phase::Rebuild);
 #pragma omp parallel
   {
     const size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "common/blas.hpp"
+#include "common/phase_clock.hpp"
 #include "common/vector_clones.hpp"
 #include "exact/crt_gemm.hpp"
 #include "exact/specials.hpp"
@@ -254,6 +255,7 @@ long product_bits(const Analysis& an, size_t k) {
 }
 
 Analysis analyse(const Matrix<double>& a, const Matrix<double>& b) {
+  const PhaseTimer timer(Phase::Analysis);
   Analysis an;
   const size_t m = a.rows, k = a.cols, n = b.cols;
   an.rows.resize(m);
@@ -294,6 +296,7 @@ OZREF_VECTOR_CLONES void scale_line(const double* v, size_t count, const int64_t
 
 // x's elements as integers: each row (rows_are_lines) or column scaled to its lowest set bit.
 ScaledIntegerMatrix scaled(const Matrix<double>& x, const std::vector<LineExtent>& lines, bool rows_are_lines) {
+  const PhaseTimer timer(Phase::Scaling);
   ScaledIntegerMatrix s;
   s.rows = x.rows;
   s.cols = x.cols;
@@ -332,6 +335,7 @@ void modular_path(const Matrix<double>& a, const Matrix<double>& b, const Analys
 void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
                  ExactProduct& out) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
+  const PhaseTimer timer(Phase::DirectPath);
 #pragma omp parallel
   {
     std::vector<uint64_t> acc, scratch;
@@ -365,6 +369,7 @@ void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysi
 void apply_specials(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
                     ExactProduct& out) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
+  const PhaseTimer timer(Phase::Specials);
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) {
       if (!an.rows[i].nonfinite && !an.cols[j].nonfinite) continue;
@@ -405,6 +410,7 @@ int choose_method(const Matrix<double>& a, const Matrix<double>& b, const Analys
 ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
                         const ExactGemmOptions& options) {
   if (a.cols != b.rows) throw std::invalid_argument("exact_gemm: inner dimensions differ");
+  const PhaseTimer timer(Phase::ProductSetup);
   const int saved_threads = omp_get_max_threads();
   const int saved_blas_threads = openblas_get_num_threads();
   const int threads = options.threads > 0 ? options.threads : saved_threads;
