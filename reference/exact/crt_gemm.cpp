@@ -266,7 +266,7 @@ CrtPlan crt_plan(size_t k, long bits) {
   return p;
 }
 
-void crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits, const ProductSink& sink) {
+void crt_gemm(ScaledIntegerMatrix a, ScaledIntegerMatrix b, long bits, const ProductSink& sink) {
   if (a.cols != b.rows) throw std::invalid_argument("crt_gemm: inner dimensions differ");
   const size_t m = a.rows, k = a.cols, n = b.cols;
   const int shift = std::max(max_shift(a), max_shift(b));
@@ -275,10 +275,23 @@ void crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long b
   const MixedRadix mr = mixed_radix(plan.moduli, shift);
   const size_t count = plan.moduli.size(), plane = m * n, words = mr.product.size();
   // Residues of C, modulus by modulus, every element written before it is read: left
-  // uninitialised (zeroing them would cost a sizeable part of the work outside the GEMMs).
-  const std::unique_ptr<double[]> residues(new double[count * plane]);
-  if (plan.small.empty()) dgemm_residues(a, b, mr, residues.get());
-  else int8_residue_gemm(a, transposed(b), mr.moduli, plan.small, residues.get());
+  // uninitialised (zeroing them would cost a sizeable part of the work outside the GEMMs). In the
+  // int8 mode they are allocated once the scaled operands are released, so that they take the
+  // operands' memory rather than fresh pages (whose faults cost more than the zeroing would).
+  std::unique_ptr<double[]> residues;
+  if (plan.small.empty()) {
+    residues.reset(new double[count * plane]);
+    dgemm_residues(a, b, mr, residues.get());
+  } else {
+    const Int8Operands operands = [&] {
+      const ScaledIntegerMatrix b_transposed = transposed(b);
+      b = {};
+      return int8_operands(a, b_transposed, mr.moduli, plan.small);
+    }();
+    a = {};
+    residues.reset(new double[count * plane]);
+    int8_residue_gemm(operands, mr.moduli, plan.small, residues.get());
+  }
   const PhaseTimer timer(Phase::Rebuild);
 #pragma omp parallel
   {
@@ -299,7 +312,7 @@ WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
   c.rows = a.rows;
   c.cols = b.cols;
   c.negative.assign(c.rows * c.cols, 0);
-  crt_gemm(a, b, bits, [&](const ProductBlock& block) {
+  crt_gemm(ScaledIntegerMatrix(a), ScaledIntegerMatrix(b), bits, [&](const ProductBlock& block) {
 #pragma omp critical(crt_gemm_words)
     if (c.magnitude.empty()) c.words = block.words, c.magnitude.assign(c.negative.size() * block.words, 0);
     std::copy_n(block.magnitude, block.count * block.words, c.magnitude.begin() + long(block.first * block.words));

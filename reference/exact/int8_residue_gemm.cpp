@@ -200,16 +200,20 @@ const std::vector<uint32_t>& int8_moduli() {
   return list;
 }
 
-void int8_residue_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b_transposed,
-                       const std::vector<Modulus>& groups, const std::vector<std::vector<uint32_t>>& small,
-                       double* residues) {
-  const size_t m = a.rows, n = b_transposed.rows, k = a.cols, plane = m * n;
-  const Bytes ra = all_bytes(a, groups, small), rb = all_bytes(b_transposed, groups, small);
+Int8Operands int8_operands(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b_transposed,
+                           const std::vector<Modulus>& groups, const std::vector<std::vector<uint32_t>>& small) {
+  return {a.rows, b_transposed.rows, a.cols, all_bytes(a, groups, small), all_bytes(b_transposed, groups, small)};
+}
+
+void int8_residue_gemm(const Int8Operands& operands, const std::vector<Modulus>& groups,
+                       const std::vector<std::vector<uint32_t>>& small, double* residues) {
+  const size_t m = operands.m, n = operands.n, k = operands.k, plane = m * n;
   const PhaseTimer timer(Phase::ResidueGemms);
   const std::unique_ptr<uint32_t[]> d[3] = {std::unique_ptr<uint32_t[]>(new uint32_t[plane]),  // every element
                                             std::unique_ptr<uint32_t[]>(new uint32_t[plane]),  // written by a GEMM
                                             std::unique_ptr<uint32_t[]>(new uint32_t[plane])};  // before it is read
-  for (size_t g = 0; g < groups.size(); ++g) group_residues(m, n, k, ra[g], rb[g], groups[g], small[g], d, residues + g * plane);
+  for (size_t g = 0; g < groups.size(); ++g)
+    group_residues(m, n, k, operands.a[g], operands.b[g], groups[g], small[g], d, residues + g * plane);
 }
 
 }  // namespace ozref
