@@ -193,13 +193,13 @@ class Sweep:
 
     def guess(self, n, verb, ranks):
         """A run's seconds, at most the cap: the same verb and R measured at another n, as n^3; else
-        the last run measured, its n^3 work spread at 80 % efficiency."""
+        the last run measured, its n^3 work spread at 80 % efficiency; 0 before any run."""
         same = [r for r in self.records if r.get("seconds") and r["exit"] == 0 and r["verb"] == verb
                 and max(r["ranks"], 1) == ranks]
         if same:
             return min(self.a.cap, same[-1]["seconds"] * (n / same[-1]["n"]) ** 3)
         if self.previous is None:
-            return self.a.cap
+            return 0  # the first run always starts (the cap and the deadline bound it)
         n0, ranks0, seconds0 = self.previous
         return min(self.a.cap, seconds0 * (n / n0) ** 3 * ranks0 / ranks / 0.8)
 
