@@ -37,16 +37,26 @@ NpyArray NpyBlockFile::read_block(size_t row0, size_t row1, size_t col0, size_t 
     throw std::invalid_argument("NpyBlockFile::read_block: the block is not inside a 2-D array");
   const size_t rows = row1 - row0, cols = col1 - col0, size = dtype_size(h.dtype);
   NpyArray out{.dtype = h.dtype, .shape = {rows, cols}, .data = std::vector<uint8_t>(rows * cols * size)};
+  read_block_into(row0, row1, col0, col1, out.data.data());
+  return out;
+}
+
+void NpyBlockFile::read_block_into(size_t row0, size_t row1, size_t col0, size_t col1, uint8_t* out) {
+  const NpyHeader& h = header_;
+  if (h.shape.size() != 2 || row0 > row1 || row1 > h.shape[0] || col0 > col1 || col1 > h.shape[1])
+    throw std::invalid_argument("NpyBlockFile::read_block: the block is not inside a 2-D array");
+  const size_t rows = row1 - row0, cols = col1 - col0, size = dtype_size(h.dtype), bytes = rows * cols * size;
   // A run is one row of the block (C order) or one column (Fortran order), contiguous in the file;
   // runs that span whole rows (columns) follow each other there and are read together.
   const size_t runs = h.fortran ? cols : rows, run = h.fortran ? rows : cols;
   const size_t run_stride = h.fortran ? h.shape[0] : h.shape[1];
   const size_t first = h.fortran ? col0 * h.shape[0] + row0 : row0 * h.shape[1] + col0;
   const uint64_t start = h.data_start + first * size;
-  char* to = reinterpret_cast<char*>(out.data.data());
+  char* to = reinterpret_cast<char*>(out);
   if (!run) {
+    // nothing to read
   } else if (!h.fortran && run == run_stride) {  // the block is one contiguous range, in its own order
-    file_.read_at(to, out.data.size(), start);
+    file_.read_at(to, bytes, start);
   } else if (!h.fortran) {  // each row straight into its place
     for (size_t r = 0; r < runs; ++r) file_.read_at(to + r * run * size, run * size, start + r * run_stride * size);
   } else {
@@ -64,12 +74,10 @@ NpyArray NpyBlockFile::read_block(size_t row0, size_t row1, size_t col0, size_t 
       else gather_columns<0>(buffer.data(), g, run, size, to + r0 * size, cols);
     }
   }
-  bytes_read_ += out.data.size();
+  bytes_read_ += bytes;
   const size_t scalar = h.scalar_size();
   if (h.big_endian && scalar > 1)
-    for (size_t i = 0; i < out.data.size() / scalar; ++i)
-      std::reverse(out.data.begin() + i * scalar, out.data.begin() + (i + 1) * scalar);
-  return out;
+    for (size_t i = 0; i < bytes / scalar; ++i) std::reverse(out + i * scalar, out + (i + 1) * scalar);
 }
 
 }  // namespace ozref
