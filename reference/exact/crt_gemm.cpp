@@ -266,10 +266,10 @@ CrtPlan crt_plan(size_t k, long bits) {
   return p;
 }
 
-void crt_gemm(ScaledIntegerMatrix a, ScaledIntegerMatrix b, long bits, const ProductSink& sink) {
-  if (a.cols != b.rows) throw std::invalid_argument("crt_gemm: inner dimensions differ");
-  const size_t m = a.rows, k = a.cols, n = b.cols;
-  const int shift = std::max(max_shift(a), max_shift(b));
+void crt_gemm(ScaledIntegerMatrix a, ScaledIntegerMatrix b_transposed, long bits, const ProductSink& sink) {
+  if (a.cols != b_transposed.cols) throw std::invalid_argument("crt_gemm: inner dimensions differ");
+  const size_t m = a.rows, k = a.cols, n = b_transposed.rows;
+  const int shift = std::max(max_shift(a), max_shift(b_transposed));
   const Plan plan = make_plan(k, bits, shift);
   if (plan.moduli.empty()) throw std::invalid_argument("crt_gemm: no prime basis for this depth and range");
   const MixedRadix mr = mixed_radix(plan.moduli, shift);
@@ -280,15 +280,14 @@ void crt_gemm(ScaledIntegerMatrix a, ScaledIntegerMatrix b, long bits, const Pro
   // operands' memory rather than fresh pages (whose faults cost more than the zeroing would).
   std::unique_ptr<double[]> residues;
   if (plan.small.empty()) {
+    const ScaledIntegerMatrix b = transposed(b_transposed);  // the DGEMMs take B's rows
+    b_transposed = {};
     residues.reset(new double[count * plane]);
     dgemm_residues(a, b, mr, residues.get());
   } else {
-    const Int8Operands operands = [&] {
-      const ScaledIntegerMatrix b_transposed = transposed(b);
-      b = {};
-      return int8_operands(a, b_transposed, mr.moduli, plan.small);
-    }();
+    const Int8Operands operands = int8_operands(a, b_transposed, mr.moduli, plan.small);
     a = {};
+    b_transposed = {};
     residues.reset(new double[count * plane]);
     int8_residue_gemm(operands, mr.moduli, plan.small, residues.get());
   }
@@ -312,7 +311,7 @@ WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
   c.rows = a.rows;
   c.cols = b.cols;
   c.negative.assign(c.rows * c.cols, 0);
-  crt_gemm(ScaledIntegerMatrix(a), ScaledIntegerMatrix(b), bits, [&](const ProductBlock& block) {
+  crt_gemm(ScaledIntegerMatrix(a), transposed(b), bits, [&](const ProductBlock& block) {
 #pragma omp critical(crt_gemm_words)
     if (c.magnitude.empty()) c.words = block.words, c.magnitude.assign(c.negative.size() * block.words, 0);
     std::copy_n(block.magnitude, block.count * block.words, c.magnitude.begin() + long(block.first * block.words));
