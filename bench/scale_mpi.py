@@ -141,7 +141,7 @@ class Sweep:
         folder, names, done = None, None, []
         for ranks in rank_counts:
             for verb in ("exact", "check"):
-                if time.monotonic() - self.start + self.guess(n, verb, max(ranks, 1)) > self.a.budget:
+                if time.monotonic() - self.start + self.guess(n, verb, ranks) > self.a.budget:
                     self.add({"n": n, "verb": verb, "ranks": ranks, "status": "skipped (budget)"})
                     continue
                 if folder is None:  # made only when some run of n fits the budget
@@ -195,13 +195,13 @@ class Sweep:
         """A run's seconds, at most the cap: the same verb and R measured at another n, as n^3; else
         the last run measured, its n^3 work spread at 80 % efficiency; 0 before any run."""
         same = [r for r in self.records if r.get("seconds") and r["exit"] == 0 and r["verb"] == verb
-                and max(r["ranks"], 1) == ranks]
+                and r["ranks"] == ranks]
         if same:
             return min(self.a.cap, same[-1]["seconds"] * (n / same[-1]["n"]) ** 3)
         if self.previous is None:
             return 0  # the first run always starts (the cap and the deadline bound it)
         n0, ranks0, seconds0 = self.previous
-        return min(self.a.cap, seconds0 * (n / n0) ** 3 * ranks0 / ranks / 0.8)
+        return min(self.a.cap, seconds0 * (n / n0) ** 3 * ranks0 / max(ranks, 1) / 0.8)
 
     def add(self, record):
         self.records.append(record)
