@@ -3,14 +3,18 @@
 
 For each problem n:R1,R2,... : A (C order) and B (Fortran order) standard normal n x n (seed n), C
 NumPy's A @ B; then `exact` and `check --json` through the launcher on each R of the list, --threads 1
-per rank (R = 0: one process, without the launcher). Every run is capped (--cap s) and
-none starts once the whole would pass --budget s (its time guessed from the run before it at 80 %
-efficiency), so one call fits a machine lent for a fixed time; ranks run from the most down, both
-verbs on each, so the short runs come first and a short budget cuts both verbs alike. Every exact C is compared byte for byte with the first one, every check report
-with the first one. The table (OUT/scale.md, OUT/scale.json) is rewritten after every run.
+per rank (R = 0: one process, without the launcher), each with --timings (the phases' seconds,
+the largest and least over the ranks). Every run is capped (--cap s) and none starts once the
+whole would pass --budget s (its time guessed from the same verb and R at another n as n^3, else
+from the run before it at 80 % efficiency), so one call fits a machine lent for a fixed time; ranks
+run from the most down, both verbs on each, so the short runs come first and a short budget cuts
+both verbs alike. Once a problem's runs are done, every exact C is compared byte for byte, and
+every check report, with the one-process run's (R = 0; without it, the fewest ranks'). The tables
+(OUT/scale.md, OUT/scale.json) are rewritten after every run.
 
 usage: scale_mpi.py OUT --problem 2048:0,1,2,4,8,16 [--problem ...] [--ozref build/ozref]
-                    [--mpirun mpirun] [--bind none] [--cap 150] [--budget 480] [--work DIR]
+                    [--mpirun mpirun] [--bind none] [--cap 150] [--budget 480] [--deadline S]
+                    [--work DIR] [--launch-extra ARGS]
 """
 import argparse
 import datetime
@@ -36,7 +40,10 @@ def arguments():
     p.add_argument("--bind", default="none", help="mpirun --bind-to value")
     p.add_argument("--cap", type=float, default=150, help="seconds one run may take")
     p.add_argument("--budget", type=float, default=480, help="seconds all runs may take")
+    p.add_argument("--deadline", type=float, default=None,
+                   help="seconds after the start by which every run is stopped, whatever its guess (default: none)")
     p.add_argument("--work", default="/tmp/ozref-scale", help="folder for the inputs and outputs")
+    p.add_argument("--launch-extra", default="", help="more launcher arguments, before -n (split like a shell)")
     a = p.parse_args()
     try:
         a.problems = [(int(n), sorted({int(r) for r in rs.split(",")}, reverse=True))
@@ -91,6 +98,25 @@ def largest_read(stderr):
     return max(totals) if totals else None
 
 
+TIMING_LINE = re.compile(r"^  (\S.*?)\s+(-?\d+\.\d+)(?:\s+(-?\d+\.\d+))?$")
+
+
+def timings(stderr):
+    """--timings' table: {phase: [largest, least]} (one process: both the same), {} without it."""
+    table, inside = {}, False
+    for line in stderr.splitlines():
+        if line.startswith("timings ("):
+            inside = True
+            continue
+        match = TIMING_LINE.match(line) if inside else None
+        if not match:
+            inside = False
+            continue
+        largest = float(match.group(2))
+        table[match.group(1)] = [largest, float(match.group(3)) if match.group(3) else largest]
+    return table
+
+
 def machine():
     try:
         lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
@@ -105,56 +131,77 @@ class Sweep:
     def __init__(self, a):
         self.a, self.start, self.records, self.failed = a, time.monotonic(), [], 0
         self.previous = None  # the last run measured: (n, ranks, seconds)
-        self.references = {}  # (n, verb): the first C file or report
         self.header = dict(machine(), command=" ".join(shlex.quote(x) for x in sys.argv),
                            threads_per_rank=1, cap_s=a.cap, budget_s=a.budget)
         os.makedirs(a.out, exist_ok=True)
 
     def problem(self, n, rank_counts):
-        """Both verbs on each R, most ranks first (0, one process without the launcher, last)."""
-        folder, names = None, None
+        """Both verbs on each R, most ranks first (0, one process without the launcher, last); then
+        every output compared with the reference run's."""
+        folder, names, done = None, None, []
         for ranks in rank_counts:
             for verb in ("exact", "check"):
-                if time.monotonic() - self.start + self.guess(n, max(ranks, 1)) > self.a.budget:
+                if time.monotonic() - self.start + self.guess(n, verb, ranks) > self.a.budget:
                     self.add({"n": n, "verb": verb, "ranks": ranks, "status": "skipped (budget)"})
                     continue
                 if folder is None:  # made only when some run of n fits the budget
                     folder, names = make_inputs(self.a.work, n)
-                self.one(n, verb, ranks, names, folder)
+                done.append(self.one(n, verb, ranks, names, folder))
+        for verb in ("exact", "check"):
+            self.compare([(r, out) for r, out in done if r["verb"] == verb])
 
     def one(self, n, verb, ranks, names, folder):
         record = {"n": n, "verb": verb, "ranks": ranks}
         out = os.path.join(folder, f"{verb}-{ranks}.npy")
         tail = ["--out", out] if verb == "exact" else ["--c", names["c"], "--json"]
-        command = ([*shlex.split(self.a.mpirun), "--bind-to", self.a.bind, "-n", str(ranks)] if ranks else []) + \
-                  [self.a.ozref, verb, "--a", names["a"], "--b", names["b"], "--threads", "1", *tail]
-        seconds, code, stdout, stderr = timed(command, self.a.cap)
-        record.update(seconds=seconds, exit=code, largest_read_bytes=largest_read(stderr))
+        launcher = [*shlex.split(self.a.mpirun), *shlex.split(self.a.launch_extra), "--bind-to", self.a.bind, "-n", str(ranks)]
+        command = (launcher if ranks else []) + \
+                  [self.a.ozref, verb, "--a", names["a"], "--b", names["b"], "--threads", "1", "--timings", *tail]
+        cap = self.a.cap if self.a.deadline is None else min(self.a.cap, self.a.deadline - (time.monotonic() - self.start))
+        seconds, code, stdout, stderr = timed(command, max(cap, 1))
+        record.update(seconds=seconds, exit=code, largest_read_bytes=largest_read(stderr), phases=timings(stderr))
         if seconds is None:
-            return self.add(dict(record, status=f"> {self.a.cap:g} s (capped)"))
+            self.add(dict(record, status=f"> {cap:.0f} s (capped)"))
+            return record, None
         if code != 0:
             self.failed += 1
-            return self.add(dict(record, status=f"exit {code}: {stderr.strip()[-300:]}"))
+            self.add(dict(record, status=f"exit {code}: {stderr.strip()[-300:]}"))
+            return record, None
         self.previous = (n, max(ranks, 1), seconds)
-        result = out if verb == "exact" else stdout
-        reference = self.references.setdefault((n, verb), result)  # the first output, which every other must equal
-        if result is reference:
-            status = "the others compared with it"
-        elif same_bytes(reference, result) if verb == "exact" else reference == result:
-            status = "C byte-identical" if verb == "exact" else "report identical"
-        else:
-            self.failed += 1
-            status = "DIFFERS from the first output"
-        if verb == "exact" and result is not reference:
-            os.remove(result)  # 8 n^2 bytes each; the first one stays for the others
-        self.add(dict(record, status=status))
+        record["status"] = "(to be compared)"
+        self.add(record)
+        return record, out if verb == "exact" else stdout
 
-    def guess(self, n, ranks):
-        """A run's seconds from the last one measured: n^3 work spread at 80 % efficiency, at most the cap."""
+    def compare(self, runs):
+        """Every output against the reference run's: one process (R = 0), else the fewest ranks."""
+        finished = [(r, out) for r, out in runs if out is not None]
+        if not finished:
+            return
+        reference_record, reference = min(finished, key=lambda x: x[0]["ranks"])
+        for record, result in finished:
+            if record is reference_record:
+                record["status"] = "(the reference)"
+            elif same_bytes(reference, result) if record["verb"] == "exact" else reference == result:
+                record["status"] = "C byte-identical" if record["verb"] == "exact" else "report identical"
+            else:
+                self.failed += 1
+                record["status"] = "DIFFERS from the reference"
+        for record, result in finished:
+            if record["verb"] == "exact":
+                os.remove(result)  # 8 n^2 bytes each
+        self.write()
+
+    def guess(self, n, verb, ranks):
+        """A run's seconds, at most the cap: the same verb and R measured at another n, as n^3; else
+        the last run measured, its n^3 work spread at 80 % efficiency; 0 before any run."""
+        same = [r for r in self.records if r.get("seconds") and r["exit"] == 0 and r["verb"] == verb
+                and r["ranks"] == ranks]
+        if same:
+            return min(self.a.cap, same[-1]["seconds"] * (n / same[-1]["n"]) ** 3)
         if self.previous is None:
-            return self.a.cap
+            return 0  # the first run always starts (the cap and the deadline bound it)
         n0, ranks0, seconds0 = self.previous
-        return min(self.a.cap, seconds0 * (n / n0) ** 3 * ranks0 / ranks / 0.8)
+        return min(self.a.cap, seconds0 * (n / n0) ** 3 * ranks0 / max(ranks, 1) / 0.8)
 
     def add(self, record):
         self.records.append(record)
@@ -194,8 +241,39 @@ class Sweep:
             e0 = f"{r['efficiency_vs_fewest_ranks']:.2f} (R0 = {r['fewest_ranks']})" if r["efficiency_vs_fewest_ranks"] else ""
             read = f"{r['largest_read_bytes'] / 2**20:.1f} MiB" if r.get("largest_read_bytes") else ""
             lines.append(f"| {r['n']} | {r['verb']} | {who} | {seconds} | {e1} | {e0} | {read} | {r['status']} |")
+        lines += ["", PHASES_NOTE, "", "| n | verb | processes | seconds | " + " | ".join(name for name, _ in PHASE_COLUMNS) + " |",
+                  "| --- | --- | --- | --- | " + " | ".join("---" for _ in PHASE_COLUMNS) + " |"]
+        for r in rows:
+            if not r.get("phases"):
+                continue
+            who = "1, no MPI" if r["ranks"] == 0 else f"{r['ranks']}"
+            cells = [phase_cell(r["phases"], parts) for _, parts in PHASE_COLUMNS]
+            lines.append(f"| {r['n']} | {r['verb']} | {who} | {r['seconds']:.2f} | " + " | ".join(cells) + " |")
         with open(os.path.join(self.a.out, "scale.md"), "w") as f:
             f.write("\n".join(lines) + "\n")
+
+
+PRODUCT_SIDE = ["product: setup", "product: analysis", "product: scaling", "product: operand residues"]
+# The phase table's columns: --timings' phases added up (each rank's largest, so a sum of largest).
+PHASE_COLUMNS = [
+    ("MPI start", ["MPI start"]), ("read", ["read inputs"]),
+    ("operand side", PRODUCT_SIDE), ("residue GEMMs", ["product: residue GEMMs"]),
+    ("rebuild", ["product: rebuild, round"]), ("direct", ["product: direct path"]), ("measure", ["measure C"]),
+    ("agreements", ["MPI agreements, gathers"]), ("write", ["write C"]), ("outside", ["outside these phases"]),
+    ("ozref wall", ["wall, from main()"])]
+PHASES_NOTE = ("Phases (`--timings`): each the largest over the ranks in seconds, least in parentheses when "
+               "it differs by more than 10 %; operand side = the product's setup, analysis, scaling and "
+               "operand residues; agreements include waiting for the slowest rank; seconds - ozref wall "
+               "is the launcher's start and MPI's finalisation.")
+
+
+def phase_cell(phases, parts):
+    """The sum of `parts`' largest (and least) seconds, '' when none ran."""
+    present = [phases[p] for p in parts if p in phases]
+    if not present:
+        return ""
+    largest, least = sum(x[0] for x in present), sum(x[1] for x in present)
+    return f"{largest:.2f}" + (f" ({least:.2f})" if largest > 0 and least < 0.9 * largest else "")
 
 
 def main():

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/phase_clock.hpp"
 #include "exact/exact_gemm.hpp"
 
 namespace ozref {
@@ -17,6 +18,7 @@ void require_c_matching(const std::vector<size_t>& shape, DType dtype, size_t m,
 const char* c_precision_of(DType dtype) { return dtype == DType::F8 ? "fp64" : "fp32"; }
 
 MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string& c_name) {
+  const PhaseTimer timer(Phase::Measure);
   if (c.dtype == DType::F8) return measure_sums(matrix_from_npy(c, c_name).data, e);
   std::vector<float> cf(c.elements());
   // std::copy, not memcpy: an empty C's data() may be null, which memcpy must not be given

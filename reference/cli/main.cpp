@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command_line.hpp"
+#include "common/phase_clock.hpp"
 #include "common/retain_memory.hpp"
 #include "io/temp_file_cleanup.hpp"
 #if OZREF_WITH_MPI
@@ -9,6 +10,7 @@
 #endif
 
 int main(int argc, char** argv) {
+  ozref::process_clock_start();  // --timings' wall time
   ozref::retain_freed_memory();
   ozref::install_temp_file_cleanup();
 #if OZREF_WITH_MPI

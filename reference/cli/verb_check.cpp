@@ -1,10 +1,14 @@
 // ozref check --a A.npy --b B.npy --c C.npy [--json]: how close C is to the exact product.
 // An f8 C is compared with the product rounded to FP64, an f4 C with it rounded to FP32.
+#include <optional>
+
 #include "api/check_product.hpp"
 #include "api/report_json.hpp"
 #include "cli/options.hpp"
 #include "cli/report.hpp"
+#include "cli/timings_report.hpp"
 #include "cli/verbs.hpp"
+#include "common/phase_clock.hpp"
 #include "io/json_text.hpp"
 #include "io/npy.hpp"
 #if OZREF_WITH_MPI
@@ -19,8 +23,14 @@ CheckOutcome checked(const CheckArgs& args) {
 #if OZREF_WITH_MPI
   if (mpi::active()) return mpi::check_distributed(args.a, args.b, args.c, args.threads);  // under mpirun or srun
 #endif
-  const Operands ops = load_operands(args.a, args.b);
-  return check_product(ops, read_npy(args.c), args.c, args.threads);
+  std::optional<Operands> ops;
+  NpyArray c;
+  {
+    const PhaseTimer timer(Phase::Read);
+    ops.emplace(load_operands(args.a, args.b));
+    c = read_npy(args.c);
+  }
+  return check_product(*ops, c, args.c, args.threads);
 }
 }  // namespace
 
@@ -33,6 +43,7 @@ int run_check(const CheckArgs& args, std::ostream& out) {
         << ", m = " << r.m << ", n = " << r.n << ", k = " << r.k << "\n";
     print_metrics(out, "accuracy", r.metrics);
   }
+  if (args.timings) print_timings();
   return 0;
 }
 
@@ -44,6 +55,7 @@ void add_check(CLI::App& app, Action& action) {
   verb->add_option("--c", args->c, "C, the m x n result to check (.npy, f8 or f4)")->required();
   verb->add_flag("--json", args->json, "one JSON object on standard output");
   add_threads_option(verb, args->threads);
+  verb->add_flag("--timings", args->timings, "where the time went, phase by phase, on standard error (under MPI: over the ranks)");
   verb->callback([args, &action] { action = [args](std::ostream& out) { return run_check(*args, out); }; });
 }
 

@@ -1,6 +1,8 @@
 // ozref exact --a A.npy --b B.npy --out C.npy: the exact product, rounded once to FP64.
 #include "api/operands.hpp"
+#include "common/phase_clock.hpp"
 #include "cli/options.hpp"
+#include "cli/timings_report.hpp"
 #include "cli/verbs.hpp"
 #include "exact/exact_gemm.hpp"
 #include "io/atomic_file.hpp"
@@ -23,16 +25,24 @@ int run_exact(const ExactArgs& args, std::ostream& out) {
   if (mpi::active()) {  // under mpirun or srun: every rank computes and writes its block of C
     const mpi::ProductShape s = mpi::exact_distributed(args.a, args.b, args.out, args.threads);
     print_written(out, args.out, s.m, s.n, s.k);
+    if (args.timings) print_timings();
     return 0;
   }
 #endif
   check_output_file(args.out, "--out");  // before the work, not after it
-  const Operands ops = load_operands(args.a, args.b);
+  const Operands ops = [&] {
+    const PhaseTimer timer(Phase::Read);
+    return load_operands(args.a, args.b);
+  }();
   const ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = args.threads});
-  Matrix<double> c(e.rows, e.cols);
-  c.data = e.nearest;
-  write_npy(args.out, npy_from_matrix(c));
+  {
+    const PhaseTimer timer(Phase::Write);
+    Matrix<double> c(e.rows, e.cols);
+    c.data = e.nearest;
+    write_npy(args.out, npy_from_matrix(c));
+  }
   print_written(out, args.out, e.rows, e.cols, e.depth);
+  if (args.timings) print_timings();
   return 0;
 }
 
@@ -43,6 +53,7 @@ void add_exact(CLI::App& app, Action& action) {
   verb->add_option("--b", args->b, "B, a k x n matrix (.npy, f8 or f4)")->required();
   verb->add_option("--out", args->out, "where to write C (.npy, f8): a new file or a regular file to replace, written atomically")->required();
   add_threads_option(verb, args->threads);
+  verb->add_flag("--timings", args->timings, "where the time went, phase by phase, on standard error (under MPI: over the ranks)");
   verb->callback([args, &action] { action = [args](std::ostream& out) { return run_exact(*args, out); }; });
 }
 

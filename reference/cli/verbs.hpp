@@ -16,6 +16,7 @@ using Action = std::function<int(std::ostream&)>;
 struct ExactArgs {
   std::string a, b, out;
   int threads = 0;
+  bool timings = false;  // the phase table on standard error (cli/timings_report.hpp)
 };
 int run_exact(const ExactArgs& args, std::ostream& out);
 void add_exact(CLI::App& app, Action& action);
@@ -24,6 +25,7 @@ struct CheckArgs {
   std::string a, b, c;
   bool json = false;
   int threads = 0;
+  bool timings = false;
 };
 int run_check(const CheckArgs& args, std::ostream& out);
 void add_check(CLI::App& app, Action& action);

@@ -9,6 +9,15 @@ std::unique_ptr<NpyBlockFile> open_matrix(const std::string& path) {
   return file;
 }
 
+// A block of a 2-D f8 or f4 file as FP64; an f8 one read straight into the matrix (no copy, and no
+// buffer of its size to fault in).
+Matrix<double> read_matrix(NpyBlockFile& file, size_t row0, size_t row1, size_t col0, size_t col1) {
+  if (file.header().dtype != DType::F8) return matrix_from_npy(file.read_block(row0, row1, col0, col1), file.path());
+  Matrix<double> m(row1 - row0, col1 - col0);
+  file.read_block_into(row0, row1, col0, col1, reinterpret_cast<uint8_t*>(m.data.data()));
+  return m;
+}
+
 std::string range_text(const Range& r) { return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")"; }
 
 }  // namespace
@@ -30,9 +39,8 @@ Operands read_block_operands(OperandFiles& files, const Block& block) {
   require_product_memory(block.rows.size(), block.cols.size(), 2 * operand_bytes,  // as read, then as FP64
                          "rows " + range_text(block.rows) + " x columns " + range_text(block.cols) + " of the product of A (" +
                              files.a->path() + ") and B (" + files.b->path() + ")");
-  const NpyArray a = files.a->read_block(block.rows.begin, block.rows.end, 0, files.k);
-  const NpyArray b = files.b->read_block(0, files.k, block.cols.begin, block.cols.end);
-  return {matrix_from_npy(a, files.a->path()), matrix_from_npy(b, files.b->path())};
+  return {read_matrix(*files.a, block.rows.begin, block.rows.end, 0, files.k),
+          read_matrix(*files.b, 0, files.k, block.cols.begin, block.cols.end)};
 }
 
 }  // namespace ozref::dist

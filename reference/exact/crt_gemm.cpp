@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/blas.hpp"
+#include "common/phase_clock.hpp"
 #include "common/vector_clones.hpp"
 #include "exact/int8_residue_gemm.hpp"
 #include "exact/modular.hpp"
@@ -213,6 +214,7 @@ Plan make_plan(size_t k, long bits, int max_shift) {
 
 // x with rows and columns exchanged, in tiles so that both sides stay in cache.
 ScaledIntegerMatrix transposed(const ScaledIntegerMatrix& x) {
+  const PhaseTimer timer(Phase::Scaling);
   constexpr size_t kTile = 32;
   ScaledIntegerMatrix t{x.cols, x.rows, std::vector<int64_t>(x.significand.size()), std::vector<uint16_t>(x.shift.size())};
 #pragma omp parallel for schedule(static)
@@ -231,6 +233,7 @@ ScaledIntegerMatrix transposed(const ScaledIntegerMatrix& x) {
 void dgemm_residues(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, const MixedRadix& mr,
                     double* residues) {
   const size_t m = a.rows, k = a.cols, n = b.cols, count = mr.moduli.size(), plane = m * n;
+  const PhaseTimer timer(Phase::ResidueGemms);  // the residues of the operands too, formed between the DGEMMs
   const std::unique_ptr<double[]> br(new double[count * k * n]);  // of B, prime by prime; all written
   openblas_set_num_threads(1);
 #pragma omp parallel
@@ -263,19 +266,32 @@ CrtPlan crt_plan(size_t k, long bits) {
   return p;
 }
 
-void crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits, const ProductSink& sink) {
-  if (a.cols != b.rows) throw std::invalid_argument("crt_gemm: inner dimensions differ");
-  const size_t m = a.rows, k = a.cols, n = b.cols;
-  const int shift = std::max(max_shift(a), max_shift(b));
+void crt_gemm(ScaledIntegerMatrix a, ScaledIntegerMatrix b_transposed, long bits, const ProductSink& sink) {
+  if (a.cols != b_transposed.cols) throw std::invalid_argument("crt_gemm: inner dimensions differ");
+  const size_t m = a.rows, k = a.cols, n = b_transposed.rows;
+  const int shift = std::max(max_shift(a), max_shift(b_transposed));
   const Plan plan = make_plan(k, bits, shift);
   if (plan.moduli.empty()) throw std::invalid_argument("crt_gemm: no prime basis for this depth and range");
   const MixedRadix mr = mixed_radix(plan.moduli, shift);
   const size_t count = plan.moduli.size(), plane = m * n, words = mr.product.size();
   // Residues of C, modulus by modulus, every element written before it is read: left
-  // uninitialised (zeroing them would cost a sizeable part of the work outside the GEMMs).
-  const std::unique_ptr<double[]> residues(new double[count * plane]);
-  if (plan.small.empty()) dgemm_residues(a, b, mr, residues.get());
-  else int8_residue_gemm(a, transposed(b), mr.moduli, plan.small, residues.get());
+  // uninitialised (zeroing them would cost a sizeable part of the work outside the GEMMs). In the
+  // int8 mode they are allocated once the scaled operands are released, so that they take the
+  // operands' memory rather than fresh pages (whose faults cost more than the zeroing would).
+  std::unique_ptr<double[]> residues;
+  if (plan.small.empty()) {
+    const ScaledIntegerMatrix b = transposed(b_transposed);  // the DGEMMs take B's rows
+    b_transposed = {};
+    residues.reset(new double[count * plane]);
+    dgemm_residues(a, b, mr, residues.get());
+  } else {
+    const Int8Operands operands = int8_operands(a, b_transposed, mr.moduli, plan.small);
+    a = {};
+    b_transposed = {};
+    residues.reset(new double[count * plane]);
+    int8_residue_gemm(operands, mr.moduli, plan.small, residues.get());
+  }
+  const PhaseTimer timer(Phase::Rebuild);
 #pragma omp parallel
   {
     const size_t threads = size_t(omp_get_num_threads()), me = size_t(omp_get_thread_num());
@@ -295,7 +311,7 @@ WideIntegerMatrix crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
   c.rows = a.rows;
   c.cols = b.cols;
   c.negative.assign(c.rows * c.cols, 0);
-  crt_gemm(a, b, bits, [&](const ProductBlock& block) {
+  crt_gemm(ScaledIntegerMatrix(a), transposed(b), bits, [&](const ProductBlock& block) {
 #pragma omp critical(crt_gemm_words)
     if (c.magnitude.empty()) c.words = block.words, c.magnitude.assign(c.negative.size() * block.words, 0);
     std::copy_n(block.magnitude, block.count * block.words, c.magnitude.begin() + long(block.first * block.words));

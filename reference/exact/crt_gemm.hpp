@@ -57,7 +57,9 @@ struct ProductBlock {
 using ProductSink = std::function<void(const ProductBlock&)>;
 
 // The same, each block of elements handed to `sink` as soon as it is rebuilt (so that the whole
-// wide product is never stored), from OpenMP's threads on disjoint blocks.
-void crt_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, long bits, const ProductSink& sink);
+// wide product is never stored), from OpenMP's threads on disjoint blocks. B comes transposed
+// (its columns as rows: what the int8 GEMMs take), and both operands are taken, to be released
+// once their residues are formed.
+void crt_gemm(ScaledIntegerMatrix a, ScaledIntegerMatrix b_transposed, long bits, const ProductSink& sink);
 
 }  // namespace ozref

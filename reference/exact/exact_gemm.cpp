@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "common/blas.hpp"
+#include "common/phase_clock.hpp"
 #include "common/vector_clones.hpp"
 #include "exact/crt_gemm.hpp"
 #include "exact/specials.hpp"
@@ -254,6 +255,7 @@ long product_bits(const Analysis& an, size_t k) {
 }
 
 Analysis analyse(const Matrix<double>& a, const Matrix<double>& b) {
+  const PhaseTimer timer(Phase::Analysis);
   Analysis an;
   const size_t m = a.rows, k = a.cols, n = b.cols;
   an.rows.resize(m);
@@ -292,23 +294,49 @@ OZREF_VECTOR_CLONES void scale_line(const double* v, size_t count, const int64_t
   }
 }
 
-// x's elements as integers: each row (rows_are_lines) or column scaled to its lowest set bit.
-ScaledIntegerMatrix scaled(const Matrix<double>& x, const std::vector<LineExtent>& lines, bool rows_are_lines) {
+// A's elements as integers, each row scaled to its lowest set bit.
+ScaledIntegerMatrix scaled_rows(const Matrix<double>& x, const std::vector<LineExtent>& lines) {
+  const PhaseTimer timer(Phase::Scaling);
   ScaledIntegerMatrix s;
   s.rows = x.rows;
   s.cols = x.cols;
   s.significand.resize(x.size());
   s.shift.resize(x.size());
-  std::vector<int64_t> col_low(x.cols);  // an empty line's low (INT_MAX) meets only zeros
-  for (size_t j = 0; j < x.cols && !rows_are_lines; ++j) col_low[j] = lines[j].low;
 #pragma omp parallel
   {
-    std::vector<int64_t> row_low(rows_are_lines ? x.cols : 0);
+    std::vector<int64_t> row_low(x.cols);
 #pragma omp for schedule(static)
     for (size_t i = 0; i < x.rows; ++i) {
-      if (rows_are_lines) std::fill(row_low.begin(), row_low.end(), int64_t{lines[i].low});
-      scale_line(&x.data[i * x.cols], x.cols, rows_are_lines ? row_low.data() : col_low.data(),
-                 &s.significand[i * x.cols], &s.shift[i * x.cols]);
+      std::fill(row_low.begin(), row_low.end(), int64_t{lines[i].low});
+      scale_line(&x.data[i * x.cols], x.cols, row_low.data(), &s.significand[i * x.cols], &s.shift[i * x.cols]);
+    }
+  }
+  return s;
+}
+
+// B's columns as the rows of an n x k matrix of integers (crt_gemm takes B transposed), each
+// scaled to its lowest set bit: B's rows a tile at a time into a buffer, written out transposed, so
+// that B is never held scaled in its own order (a pass and a matrix the size of B fewer).
+ScaledIntegerMatrix scaled_columns(const Matrix<double>& x, const std::vector<LineExtent>& lines) {
+  const PhaseTimer timer(Phase::Scaling);
+  constexpr size_t kTile = 32;  // rows of B per tile
+  const size_t k = x.rows, n = x.cols;
+  ScaledIntegerMatrix s{n, k, std::vector<int64_t>(x.size()), std::vector<uint16_t>(x.size())};
+  std::vector<int64_t> col_low(n);  // an empty line's low (INT_MAX) meets only zeros
+  for (size_t j = 0; j < n; ++j) col_low[j] = lines[j].low;
+#pragma omp parallel
+  {
+    std::vector<int64_t> sig(kTile * n);
+    std::vector<uint16_t> shift(kTile * n);
+#pragma omp for schedule(static)
+    for (size_t r0 = 0; r0 < k; r0 += kTile) {
+      const size_t rows = std::min(kTile, k - r0);
+      for (size_t t = 0; t < rows; ++t) scale_line(&x.data[(r0 + t) * n], n, col_low.data(), &sig[t * n], &shift[t * n]);
+      for (size_t j = 0; j < n; ++j)
+        for (size_t t = 0; t < rows; ++t) {
+          s.significand[j * k + r0 + t] = sig[t * n + j];
+          s.shift[j * k + r0 + t] = shift[t * n + j];
+        }
     }
   }
   return s;
@@ -317,7 +345,7 @@ ScaledIntegerMatrix scaled(const Matrix<double>& x, const std::vector<LineExtent
 void modular_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
                   ExactProduct& out) {
   const size_t n = b.cols;
-  crt_gemm(scaled(a, an.rows, true), scaled(b, an.cols, false), an.bits, [&](const ProductBlock& block) {
+  crt_gemm(scaled_rows(a, an.rows), scaled_columns(b, an.cols), an.bits, [&](const ProductBlock& block) {
     std::vector<uint64_t> scratch;  // allocated only where the multi-word residual is needed
     size_t i = block.first / n, j = block.first % n;  // stepped along, not divided per element
     for (size_t e = 0; e < block.count; ++e, j = j + 1 == n ? (++i, 0) : j + 1) {
@@ -332,6 +360,7 @@ void modular_path(const Matrix<double>& a, const Matrix<double>& b, const Analys
 void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
                  ExactProduct& out) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
+  const PhaseTimer timer(Phase::DirectPath);
 #pragma omp parallel
   {
     std::vector<uint64_t> acc, scratch;
@@ -365,6 +394,7 @@ void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysi
 void apply_specials(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
                     ExactProduct& out) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
+  const PhaseTimer timer(Phase::Specials);
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) {
       if (!an.rows[i].nonfinite && !an.cols[j].nonfinite) continue;
@@ -405,6 +435,7 @@ int choose_method(const Matrix<double>& a, const Matrix<double>& b, const Analys
 ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
                         const ExactGemmOptions& options) {
   if (a.cols != b.rows) throw std::invalid_argument("exact_gemm: inner dimensions differ");
+  const PhaseTimer timer(Phase::ProductSetup);
   const int saved_threads = omp_get_max_threads();
   const int saved_blas_threads = openblas_get_num_threads();
   const int threads = options.threads > 0 ? options.threads : saved_threads;

@@ -9,6 +9,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "common/phase_clock.hpp"
 #include "common/vector_clones.hpp"
 #include "mma/int8_gemm.hpp"
 
@@ -148,6 +149,7 @@ using Bytes = std::vector<std::vector<std::unique_ptr<int8_t[]>>>;  // [group][m
 // Every operand's bytes modulo every m of every group, each row of x (of `len` elements) at once.
 Bytes all_bytes(const ScaledIntegerMatrix& x, const std::vector<Modulus>& groups,
                 const std::vector<std::vector<uint32_t>>& small) {
+  const PhaseTimer timer(Phase::OperandResidues);
   const size_t rows = x.rows, len = x.cols, limbs = limb_count(x);
   const std::vector<std::vector<double>> units = limb_units(groups, limbs);
   Bytes bytes(groups.size());
@@ -158,15 +160,14 @@ Bytes all_bytes(const ScaledIntegerMatrix& x, const std::vector<Modulus>& groups
   return bytes;
 }
 
-// The residues of one group from its operands' bytes: one int8 GEMM per m, the join.
+// The residues of one group from its operands' bytes: one int8 GEMM per m into d[t] (m x n
+// each, reused from group to group: fresh pages would cost their faults every time), the join.
 void group_residues(size_t m, size_t n, size_t k, const std::vector<std::unique_ptr<int8_t[]>>& ra,
                     const std::vector<std::unique_ptr<int8_t[]>>& rb, const Modulus& group,
-                    const std::vector<uint32_t>& small, double* out) {
+                    const std::vector<uint32_t>& small, const std::unique_ptr<uint32_t[]> (&d)[3], double* out) {
   const size_t count = small.size();
-  std::vector<std::unique_ptr<uint32_t[]>> d;
   double mods[3] = {1, 1, 1}, units[3] = {0, 0, 0};
   for (size_t t = 0; t < count; ++t) {
-    d.emplace_back(new uint32_t[m * n]);  // every element written by the GEMM
     const mma::Int8GemmShape shape{m, n, k, true, true};
     mma::int8_gemm_wrapping(shape, {reinterpret_cast<const uint8_t*>(ra[t].get()), m * k},
                             {reinterpret_cast<const uint8_t*>(rb[t].get()), n * k}, {}, {d[t].get(), m * n},
@@ -199,12 +200,20 @@ const std::vector<uint32_t>& int8_moduli() {
   return list;
 }
 
-void int8_residue_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b_transposed,
-                       const std::vector<Modulus>& groups, const std::vector<std::vector<uint32_t>>& small,
-                       double* residues) {
-  const size_t m = a.rows, n = b_transposed.rows, k = a.cols, plane = m * n;
-  const Bytes ra = all_bytes(a, groups, small), rb = all_bytes(b_transposed, groups, small);
-  for (size_t g = 0; g < groups.size(); ++g) group_residues(m, n, k, ra[g], rb[g], groups[g], small[g], residues + g * plane);
+Int8Operands int8_operands(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b_transposed,
+                           const std::vector<Modulus>& groups, const std::vector<std::vector<uint32_t>>& small) {
+  return {a.rows, b_transposed.rows, a.cols, all_bytes(a, groups, small), all_bytes(b_transposed, groups, small)};
+}
+
+void int8_residue_gemm(const Int8Operands& operands, const std::vector<Modulus>& groups,
+                       const std::vector<std::vector<uint32_t>>& small, double* residues) {
+  const size_t m = operands.m, n = operands.n, k = operands.k, plane = m * n;
+  const PhaseTimer timer(Phase::ResidueGemms);
+  const std::unique_ptr<uint32_t[]> d[3] = {std::unique_ptr<uint32_t[]>(new uint32_t[plane]),  // every element
+                                            std::unique_ptr<uint32_t[]>(new uint32_t[plane]),  // written by a GEMM
+                                            std::unique_ptr<uint32_t[]>(new uint32_t[plane])};  // before it is read
+  for (size_t g = 0; g < groups.size(); ++g)
+    group_residues(m, n, k, operands.a[g], operands.b[g], groups[g], small[g], d, residues + g * plane);
 }
 
 }  // namespace ozref

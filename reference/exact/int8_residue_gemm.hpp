@@ -11,6 +11,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "exact/crt_gemm.hpp"
@@ -24,11 +25,20 @@ constexpr int kInt8MaxShift = 355;  // operands below 2^408: 17 limbs of 24 bits
 // Pairwise coprime moduli from 256 down, each the largest coprime to those before it.
 const std::vector<uint32_t>& int8_moduli();
 
+// The operands' int8 residues modulo every m of every group: a[g][t] (m x k) for small[g][t], the
+// rows of A, and b[g][t] (n x k), the columns of B. Formed before the GEMMs, so that the scaled
+// operands can be released first.
+struct Int8Operands {
+  size_t m = 0, n = 0, k = 0;
+  std::vector<std::vector<std::unique_ptr<int8_t[]>>> a, b;
+};
+// b_transposed holds B's columns as rows; no shift of either is beyond kInt8MaxShift.
+Int8Operands int8_operands(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b_transposed,
+                           const std::vector<Modulus>& groups, const std::vector<std::vector<uint32_t>>& small);
+
 // residues[g * m * n + idx] = (a b)[idx] mod groups[g].p in [0, p), where groups[g].p is the
-// product of small[g] (one to three of int8_moduli()). b_transposed holds B's columns as rows;
-// no shift of either is beyond kInt8MaxShift.
-void int8_residue_gemm(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b_transposed,
-                       const std::vector<Modulus>& groups, const std::vector<std::vector<uint32_t>>& small,
-                       double* residues);
+// product of small[g] (one to three of int8_moduli()).
+void int8_residue_gemm(const Int8Operands& operands, const std::vector<Modulus>& groups,
+                       const std::vector<std::vector<uint32_t>>& small, double* residues);
 
 }  // namespace ozref

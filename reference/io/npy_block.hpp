@@ -24,6 +24,9 @@ class NpyBlockFile {
   // Rows [row0, row1) and columns [col0, col1) of a 2-D array as a 2-D NpyArray in C order and
   // native byte order, as read_npy would give that part of the whole array.
   NpyArray read_block(size_t row0, size_t row1, size_t col0, size_t col1);
+  // The same bytes into `out` ((row1 - row0) (col1 - col0) elements of the file's dtype), so that a
+  // caller can read straight into its own storage.
+  void read_block_into(size_t row0, size_t row1, size_t col0, size_t col1, uint8_t* out);
 
  private:
   InputFile file_;

@@ -1,5 +1,6 @@
 #include "mpi/distributed_verbs.hpp"
 
+#include "common/phase_clock.hpp"
 #include "exact/exact_gemm.hpp"
 #include "io/atomic_file.hpp"
 #include "mpi/merged_metrics.hpp"
@@ -14,10 +15,14 @@ ProductShape exact_distributed(const std::string& a_path, const std::string& b_p
     if (rank() == 0) check_output_file(out_path, "--out");  // before the work, not after it
   });
   RankPart part;
-  on_every_rank([&] { read_rank_part(part, a_path, b_path); });
+  on_every_rank([&] {
+    const PhaseTimer timer(Phase::Read);
+    read_rank_part(part, a_path, b_path);
+  });
   ExactProduct e;
   on_every_rank([&] { e = exact_gemm(part.ops.a, part.ops.b, {.threads = threads}); });
   report_reads(part, 0);
+  const PhaseTimer timer(Phase::Write);
   write_npy_in_parallel(out_path, part.files.m, part.files.n, part.block, e.nearest);
   return {part.files.m, part.files.n, part.files.k};
 }
@@ -26,6 +31,7 @@ CheckOutcome check_distributed(const std::string& a_path, const std::string& b_p
   RankPart part;
   NpyArray c_block;
   on_every_rank([&] {
+    const PhaseTimer timer(Phase::Read);
     read_rank_part(part, a_path, b_path);
     NpyBlockFile c(c_path);
     require_c_matching(c.header().shape, c.header().dtype, part.files.m, part.files.n, c_path);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "common/error.hpp"
+#include "common/phase_clock.hpp"
 
 namespace ozref::mpi {
 namespace {
@@ -31,6 +32,7 @@ bool launched_by_mpi_launcher() {
 Session::Session(int& argc, char**& argv) {
   if (!launched_by_mpi_launcher()) return;
   int provided = 0;  // only the main thread calls MPI; OpenMP threads compute between the calls
+  const PhaseTimer timer(Phase::MpiStart);
   require(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   started_ = true;
 }
@@ -67,6 +69,7 @@ void on_every_rank(const std::function<void()>& step) {
     message = failure_message(std::current_exception());
     failed = true;
   }
+  const PhaseTimer timer(Phase::Agreement);
   const int mine = failed ? rank() : INT_MAX;
   int first = INT_MAX;
   require(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
@@ -79,12 +82,14 @@ void on_every_rank(const std::function<void()>& step) {
 }
 
 std::vector<char> gather_on_root(const void* bytes, size_t size) {
+  const PhaseTimer timer(Phase::Agreement);
   std::vector<char> all(rank() == 0 ? size * size_t(ranks()) : 0);
   require(MPI_Gather(bytes, int(size), MPI_BYTE, all.data(), int(size), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Gather");
   return all;
 }
 
 std::string broadcast_from_root(const std::string& text) {
+  const PhaseTimer timer(Phase::Agreement);
   unsigned long long length = text.size();
   require(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD), "MPI_Bcast");
   std::string out = rank() == 0 ? text : std::string(size_t(length), '\0');
@@ -93,6 +98,7 @@ std::string broadcast_from_root(const std::string& text) {
 }
 
 std::vector<std::string> gather_strings_on_root(const std::string& text) {
+  const PhaseTimer timer(Phase::Agreement);
   const unsigned long long length = text.size();
   std::vector<char> lengths = gather_on_root(&length, sizeof length);
   std::vector<int> counts, offsets;
@@ -113,6 +119,7 @@ std::vector<std::string> gather_strings_on_root(const std::string& text) {
 }
 
 void max_within_group(std::vector<double>& values, int group) {
+  const PhaseTimer timer(Phase::Agreement);
   MPI_Comm comm;
   require(MPI_Comm_split(MPI_COMM_WORLD, group, rank(), &comm), "MPI_Comm_split");
   const int code = MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
@@ -123,11 +130,17 @@ void max_within_group(std::vector<double>& values, int group) {
 void stop_at_first_fault(uint64_t at, const std::string& message) {
   unsigned long long first = 0;
   const unsigned long long mine = at;
+  const PhaseTimer timer(Phase::Agreement);
   require(MPI_Allreduce(&mine, &first, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
   if (first == UINT64_MAX) return;
   on_every_rank([&] {  // the lowest rank among those at the first fault gives its words
     if (mine == first) throw InputError(message);
   });
+}
+
+void extremes_on_root(const double* values, size_t count, double* largest, double* least) {
+  require(MPI_Reduce(values, largest, int(count), MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD), "MPI_Reduce");
+  require(MPI_Reduce(values, least, int(count), MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD), "MPI_Reduce");
 }
 
 }  // namespace ozref::mpi

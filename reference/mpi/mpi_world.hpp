@@ -53,4 +53,8 @@ void max_within_group(std::vector<double>& values, int group);
 // (ties: the lowest rank's), the one a single process meets first.
 void stop_at_first_fault(uint64_t at, const std::string& message);
 
+// Element-wise maxima and minima of every rank's `count` values, into `largest` and `least` on
+// rank 0 (collective; elsewhere they are left as they were).
+void extremes_on_root(const double* values, size_t count, double* largest, double* least);
+
 }  // namespace ozref::mpi

@@ -1,8 +1,10 @@
 // Blocks read straight from .npy files (io/npy_block.hpp), against the whole file as read_npy
 // reads it: every block of small matrices in C and Fortran order, little- and big-endian, f8 and
 // f4, the bytes read, and malformed files refused with read_npy's own words.
+#include <array>
 #include <cstring>
 #include <functional>
+#include <tuple>
 
 #include "common/error.hpp"
 #include "common/rng.hpp"
@@ -77,6 +79,34 @@ TEST_CASE("npy block: every block of C- and Fortran-order, little- and big-endia
       }
   }
   blocks.report(2 * 4 * 21 * 15);  // 21 row ranges, 15 column ranges per file
+}
+
+// Blocks of whole columns of a Fortran-order file are read up to 64 columns at a time, fewer when
+// the columns are long (8 MiB at most): blocks across those groups' edges, of files whose columns
+// make groups of 64 (3 rows) and of 29 (35,000 rows of f8).
+TEST_CASE("npy block: Fortran-order blocks across the groups of columns read at once", "[io]") {
+  test::Workspace ws;
+  Rng rng(test::seed());
+  test::CaseCount blocks("npy block: long and wide Fortran blocks");
+  for (const auto& [t, rows, cols] : {std::tuple{DType::F8, size_t{3}, size_t{150}}, std::tuple{DType::F4, size_t{3}, size_t{150}},
+                                      std::tuple{DType::F8, size_t{35000}, size_t{70}}}) {
+    const size_t size = dtype_size(t);
+    std::vector<uint8_t> c_order(rows * cols * size);
+    for (uint8_t& byte : c_order) byte = static_cast<uint8_t>(rng.next());
+    const std::string path = ws.file("w.npy", npy_file(t, rows, cols, c_order, true, false));
+    NpyBlockFile file(path);
+    for (const auto& [r0, r1, c0, c1] : {std::array<size_t, 4>{0, rows, 0, cols}, {0, rows, 1, cols - 1}, {0, rows, 29, 31},
+                                         {1, rows, 0, cols}, {0, rows - 1, 63, cols}, {1, 2, 0, cols}}) {
+      const NpyArray block = file.read_block(r0, r1, c0, c1);
+      bool same = block.shape == std::vector<size_t>{r1 - r0, c1 - c0};
+      for (size_t i = r0; i < r1 && same; ++i)
+        same = std::memcmp(&block.data[(i - r0) * (c1 - c0) * size], &c_order[(i * cols + c0) * size], (c1 - c0) * size) == 0;
+      INFO(dtype_name(t) << " " << rows << "x" << cols << ": rows [" << r0 << ", " << r1 << ") x columns [" << c0 << ", " << c1 << ")");
+      CHECK(same);
+      ++blocks;
+    }
+  }
+  blocks.report(3 * 6);
 }
 
 TEST_CASE("npy block: malformed files are refused with read_npy's message", "[io]") {

@@ -90,6 +90,23 @@ def compare_verbs(name, a, b, c_perturbed, oracle=False):
             expect(serial[0] == 0 and ranked[:2] == serial[:2], f"{name}: check {precision} {flags} on {RANKS} ranks: {ranked} vs {serial}")
 
 
+def compare_timings(name, a, b):
+    """--timings: the same C and report, and a phase table on standard error, printed once (by rank 0)."""
+    rc, out, err = run(["exact", "--a", a, "--b", b, "--out", path(name + "-timed.npy"), "--timings"])
+    expect(rc == 0 and same_files(path(name + "-serial.npy"), path(name + "-timed.npy")),
+           f"{name}: exact --timings on {RANKS} ranks exits 0 with the same C ({rc}: {err.strip()})")
+    heading = f"timings (seconds; largest and least over {RANKS} ranks)" if RANKS > 1 else "timings (seconds)"
+    lines = err.splitlines()
+    expect(lines.count(heading) == 1, f"{name}: exact --timings prints its table once, headed {heading!r}: {err!r}")
+    for phase in ("read inputs", "product: analysis", "write C", "wall, from main()"):
+        expect(sum(1 for line in lines if re.match(rf"^  {re.escape(phase)}\s+[0-9]+\.[0-9]{{3}}", line)) == 1,
+               f"{name}: exact --timings has one {phase!r} line: {err!r}")
+    serial = run(["check", "--a", a, "--b", b, "--c", path(name + "-serial.npy"), "--json"], ranks=False)
+    timed = run(["check", "--a", a, "--b", b, "--c", path(name + "-serial.npy"), "--json", "--timings"])
+    expect(timed[0] == 0 and timed[1] == serial[1] and timed[2].splitlines().count(heading) == 1 and "measure C" in timed[2],
+           f"{name}: check --json --timings on {RANKS} ranks: the same report, the table on standard error ({timed} vs {serial})")
+
+
 def untimed_text(report):  # run's text without its timings: the stage table's seconds, the pipeline line
     lines = []
     for line in report.splitlines():
@@ -203,6 +220,8 @@ def main():
     print(f"mpi_verbs: {RANKS} ranks, seed {SEED}")
     for name, a, b, oracle, approx in good_cases(rng):
         compare_verbs(name, a, b, perturbed(rng, np.nan_to_num(approx)), oracle)
+        if name == "specials":
+            compare_timings(name, a, b)
         if name != "specials":  # the schemes take finite operands (bad_input_cases has the others)
             compare_run(name, a, b)
     for name, args in bad_input_cases(rng):
