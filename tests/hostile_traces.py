@@ -4,7 +4,8 @@ supports, a small trace of its own, then copies of it with one stage array repla
 values, each given to `ozref verify-trace`. Shift, exponent and scale arrays take INT32_MIN,
 INT32_MAX, +-1100, +-2000, 2^30 and a random mix of those; the other integer arrays their dtype's
 extremes and a mix of them; floating-point arrays NaN, +-infinity, their largest finite value, 2^63
-and 0.5. Every case must end in a report (exit 1: a violation, more than the unchanged trace has;
+and 0.5; the accurate scaling's bound arrays also with the scale stage left out, so that ozref
+computes the shifts from them. Every case must end in a report (exit 1: a violation, more than the unchanged trace has;
 exit 0 only where the stage is not compared bit for bit: the scale shifts, a free choice, and the
 dd CRT's hi and lo, held to their contract) or a clear error naming the file (exit 2), never a
 signal, a sanitizer's report or another exit code. The sanitizer build (scripts/sanitize.sh) runs
@@ -87,14 +88,16 @@ def make_trace(label, options):
     return folder, {st["name"]: st["violations"] for st in json.loads(out)["stages"]}
 
 
-def mutated_copy(base, folder, manifest, entry, values):
-    """`base` copied to `folder` (links) with entry's file replaced by `values`, its hash dropped."""
+def mutated_copy(base, folder, manifest, entry, values, drop=None):
+    """`base` copied to `folder` (links) with entry's file replaced by `values`, its hash dropped,
+    and the stage `drop` left out of the manifest (the CPU then computes it from `values`)."""
     os.makedirs(folder)
     for name in os.listdir(base):
         if name.endswith(".npy") and name != entry["file"]:
             os.link(os.path.join(base, name), os.path.join(folder, name))
     np.save(os.path.join(folder, entry["file"]), values)
     edited = json.loads(json.dumps(manifest))
+    edited["stages"] = [st for st in edited["stages"] if st["name"] != drop]
     for st in edited["stages"]:
         for a in st["arrays"]:
             if a["file"] == entry["file"]:
@@ -154,10 +157,13 @@ def main():
                 for name, values in mutations(st["name"], entry["name"], entry["dtype"], original.shape, rng):
                     if values.tobytes() == original.tobytes():
                         continue  # no change: nothing to find
-                    what = f"{label} {st['name']}.{entry['name']} = {name}"
-                    folder = os.path.join(WORK, f"{label}-{st['name']}-{entry['name']}-{len(cases)}")
-                    mutated_copy(base, folder, manifest, entry, values)
-                    cases.append((what, folder, st["name"], entry, baseline))
+                    # The accurate scaling's bound also without the scale stage: ozref's scale
+                    # then computes the shifts from the extremes (a present scale is taken as is).
+                    for drop in [None] + (["scale"] if st["name"] == "bound" else []):
+                        what = f"{label} {st['name']}.{entry['name']} = {name}" + (f", no {drop} stage" if drop else "")
+                        folder = os.path.join(WORK, f"{label}-{st['name']}-{entry['name']}-{len(cases)}")
+                        mutated_copy(base, folder, manifest, entry, values, drop)
+                        cases.append((what, folder, st["name"], entry, baseline))
 
     def one(case):
         what, folder, stage, entry, baseline = case
