@@ -1,5 +1,5 @@
 """Tensors through DLPack: producers that offer only __dlpack__ and __dlpack_device__ (NumPy's own
-capsules stand in for PyTorch's and CuPy's; PyTorch and CuPy themselves: test_torch_cupy.py)."""
+capsules stand in for PyTorch's and CuPy's; PyTorch itself: test_torch.py; CuPy and GPU tensors: test_cupy_gpu.py)."""
 
 import numpy as np
 import pytest

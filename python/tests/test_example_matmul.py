@@ -1,6 +1,6 @@
 """The worked example of docs/python.md: a matmul tested against the exact product, once in FP32
 and twice as an FP64 emulation from FP32 pieces (one deliberately truncated). Each test takes its
-backend: NumPy here, PyTorch's CPU tensors in test_torch_cupy.py."""
+backend: NumPy here, PyTorch's CPU tensors in test_torch.py."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ import pytest
 import ozref
 from ozref.testing import assert_correct_bits
 
-BACKENDS = ["numpy"]  # "torch": test_torch_cupy.py
+BACKENDS = ["numpy"]  # "torch": test_torch.py
 
 
 def as_backend(backend, x):

@@ -43,8 +43,8 @@ mpz_class mpz_from_words(const int64_t* words, size_t count) {
 }
 
 void words_from_mpz(const mpz_class& x, int64_t* words, size_t count) {
-  mpz_class u = x;
-  if (u < 0) u += mpz_class(1) << static_cast<mp_bitcnt_t>(64 * count);  // two's complement
+  mpz_class u;
+  mpz_fdiv_r_2exp(u.get_mpz_t(), x.get_mpz_t(), static_cast<mp_bitcnt_t>(64 * count));  // two's complement, wrapped to the words
   std::fill(words, words + count, 0);
   size_t written = 0;
   mpz_export(words, &written, -1, sizeof(int64_t), 0, 0, u.get_mpz_t());
@@ -121,6 +121,12 @@ bool is_correct_rounding(const mpz_class& c, int e, double got) {
   const oracle::Rounded want = oracle::round(exact, oracle::binary64(), true);
   const double expect = want.overflow ? std::copysign(HUGE_VAL, exact.get_d()) : want.value.get_d();
   return expect == got && (expect != 0 || std::signbit(got) == (exact < 0));
+}
+
+std::optional<AdmittedValues> encodable(const LowpGemm& g) {
+  if (g.format() == LowpFormat::Int8) return std::nullopt;
+  return AdmittedValues{[&g](int64_t v) { return v >= -128 && v <= 127 && g.representable(static_cast<int>(v)); },
+                        "values with an exact " + to_string(g.format()) + " encoding, which " + g.spec().op + " takes"};
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <gmpxx.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdint>
@@ -20,7 +21,8 @@ namespace ozref::schemes {
 
 mpz_class mpz_from_int128(__int128 v);
 // An integer as `count` 64-bit words, two's complement, least significant first (the crt stage's
-// array); words_from_mpz requires it to fit.
+// array); words_from_mpz keeps the low 64 count bits of one that does not fit (a sum of a trace's
+// outputs beyond the scheme's bound), as a kernel's fixed-width accumulator wraps.
 mpz_class mpz_from_words(const int64_t* words, size_t count);
 void words_from_mpz(const mpz_class& x, int64_t* words, size_t count);
 
@@ -38,6 +40,17 @@ std::string index3(size_t t, size_t i, size_t j);
 inline double normal_power_of_two(int e) {
   return e >= -1022 && e <= 1023 ? std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52) : 0.0;
 }
+
+// The exponent e of x 2^e where e is a sum of shifts and exponents a trace supplies (any int32
+// values; the caller sums them in 64 bits), clamped to +-2^14: for every |x| below 2^15000 that a
+// stage scales (doubles, CRT and accumulated integers, rationals of them), x 2^e is zero or infinity
+// on both sides of the clamp and rounds alike, and the exact checks' powers of two stay small.
+inline constexpr int64_t kExponentClamp = int64_t{1} << 14;
+inline int clamped_exponent(int64_t e) { return static_cast<int>(std::clamp(e, -kExponentClamp, kExponentClamp)); }
+
+// The values a low-precision GEMM takes as operands: those with an exact encoding in its format
+// (nullopt for INT8, which takes every byte).
+std::optional<AdmittedValues> encodable(const LowpGemm& g);
 
 // c * 2^e rounded to the nearest FP64 (ties to even; overflow to infinity; a nonzero value that
 // rounds to zero keeps its sign).

@@ -102,10 +102,13 @@ Manifest read_manifest(const std::string& dir) {
   return m;
 }
 
+std::string trace_array_where(const Manifest& m, const ManifestStage& stage, const ManifestArray& a) {
+  return m.dir + "/" + a.file + " (stage \"" + stage.name + "\", array \"" + a.name + "\")";
+}
+
 NpyArray read_trace_array(const Manifest& m, const ManifestStage& stage, const ManifestArray& a) {
-  const std::string path = m.dir + "/" + a.file;
-  NpyArray data = read_npy(path);
-  const std::string where = path + " (stage \"" + stage.name + "\", array \"" + a.name + "\")";
+  NpyArray data = read_npy(m.dir + "/" + a.file);
+  const std::string where = trace_array_where(m, stage, a);
   if (data.dtype != a.dtype)
     throw InputError(where + ": dtype " + std::string(dtype_name(data.dtype)) + ", the manifest says " + std::string(dtype_name(a.dtype)));
   if (data.shape != a.shape)

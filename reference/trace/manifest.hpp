@@ -37,5 +37,7 @@ struct Manifest {
 Manifest read_manifest(const std::string& dir);
 // The array's .npy file, checked against the manifest's dtype, shape and hash.
 NpyArray read_trace_array(const Manifest& m, const ManifestStage& stage, const ManifestArray& array);
+// "DIR/FILE (stage "S", array "A")": how messages about one of the trace's arrays name it.
+std::string trace_array_where(const Manifest& m, const ManifestStage& stage, const ManifestArray& array);
 
 }  // namespace ozref

@@ -53,9 +53,9 @@ namespace {
 // The kernel for either output width (inlined into each vectorised clone below).
 template <typename T>
 [[gnu::always_inline]] inline void residues_into(const double* x, size_t count, std::span<const int64_t> moduli, T* out, size_t stride) {
-  double largest = 0;
-  for (size_t v = 0; v < count; ++v) largest = std::max(largest, std::fabs(x[v]));
-  if (!(largest < 0x1p62)) {
+  bool small = true;  // every |x| below 2^62; false for a NaN too (a trace's), which std::max would drop
+  for (size_t v = 0; v < count; ++v) small &= std::fabs(x[v]) < 0x1p62;
+  if (!small) {
     for (size_t t = 0; t < moduli.size(); ++t)
       for (size_t v = 0; v < count; ++v) out[t * stride + v] = static_cast<T>(balanced_residue_of_integer(x[v], moduli[t]));
     return;

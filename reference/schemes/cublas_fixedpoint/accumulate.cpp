@@ -12,15 +12,19 @@
 namespace ozref::schemes::cublas_fixedpoint {
 namespace {
 
-// The power of two of diagonal d's term in block b for element (i, j).
+// The power of two of diagonal d's term in block b for element (i, j) (a trace's exponents: any
+// int32 values).
 int term_exponent(const Setup& s, const int32_t* ea, const int32_t* eb, size_t b, size_t d, size_t i, size_t j) {
-  return 8 * static_cast<int>(2 * s.p - 2 - d) + ea[b * s.m + i] + eb[b * s.n + j] - 2 * s.bits;
+  return clamped_exponent(int64_t{8} * static_cast<int64_t>(2 * s.p - 2 - d) + ea[b * s.m + i] + eb[b * s.n + j] - 2 * s.bits);
 }
 
-// x rounded to the nearest FP64 (ties to even, overflow to infinity), from the exact oracle.
-double rounded(const mpq_class& x) {
-  const oracle::Rounded r = oracle::round(x, oracle::binary64(), true);
-  return r.overflow ? std::copysign(HUGE_VAL, x.get_d()) : r.value.get_d();
+// v + x rounded to the nearest FP64 (ties to even, overflow to infinity), from the exact oracle;
+// an infinite v (an earlier overflow) stays, as FP64 adds a finite term to it.
+double add_rounded(double v, const mpq_class& x) {
+  if (!std::isfinite(v)) return v;
+  const mpq_class sum = mpq_class(v) + x;
+  const oracle::Rounded r = oracle::round(sum, oracle::binary64(), true);
+  return r.overflow ? std::copysign(HUGE_VAL, sum.get_d()) : r.value.get_d();
 }
 
 }  // namespace
@@ -63,8 +67,8 @@ void Accumulate::verify(const Arrays& in, const Arrays& out, size_t, Verify, Sta
       for (size_t b = 0; b < s.blocks; ++b) {
         double v = 0;
         for (size_t d = 0; d < s.p; ++d)
-          v = rounded(mpq_class(v) + mpq_class(sums[(b * s.p + d) * mn + x]) * oracle::pow2(term_exponent(s, ea, eb, b, d, i, j)));
-        total = rounded(mpq_class(total) + mpq_class(v));
+          v = add_rounded(v, mpq_class(sums[(b * s.p + d) * mn + x]) * oracle::pow2(term_exponent(s, ea, eb, b, d, i, j)));
+        total = std::isfinite(v) ? add_rounded(total, mpq_class(v)) : total + v;
       }
       if (std::bit_cast<uint64_t>(total) != std::bit_cast<uint64_t>(c[x]))
         part.violate("C" + index3(0, i, j) + " is not the FP64 sum of its blocks' diagonals in cuBLAS's order");

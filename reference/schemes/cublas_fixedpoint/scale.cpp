@@ -63,7 +63,7 @@ void Scale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRep
       for (size_t l = 0; l < lines; ++l) {
         const double top = line_max(s, side, x, l, b);
         const int got = e[b * lines + l];
-        const double v = top == 0 ? 0 : std::ldexp(top, 7 - got);
+        const double v = top == 0 ? 0 : std::ldexp(top, clamped_exponent(7 - int64_t{got}));
         const bool holds = top == 0 ? got == 0 : v > 63.5 && v <= 127;
         if (!holds)
           report.violate(std::string(side.by_row ? "A" : "B") + " " + side.what + " " + std::to_string(l) + " in K-block " + std::to_string(b) +

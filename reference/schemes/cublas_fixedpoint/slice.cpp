@@ -18,11 +18,12 @@ struct Side {
 };
 constexpr Side kSides[] = {{"a", "row_exp", true}, {"b", "col_exp", false}};
 
-// The scale exponent of element v of a side.
+// The scale exponent of element v of a side (a trace's: any int32, clamped where x 2^(bits - e)
+// truncates to zero or saturates either way).
 int exponent_of(const Setup& s, const Side& side, const int32_t* e, size_t v) {
   const size_t cols = side.by_row ? s.k : s.n, row = v / cols, col = v % cols;
   const size_t kk = side.by_row ? col : row, line = side.by_row ? row : col;
-  return e[kk / s.kb * (side.by_row ? s.m : s.n) + line];
+  return clamped_exponent(e[kk / s.kb * (side.by_row ? s.m : s.n) + line]);
 }
 
 // trunc(x 2^shift); |x| = mant 2^(ex-53) with mant < 2^53 and ex <= e, so with a right scale up =

@@ -21,7 +21,7 @@ void Unscale::compute(const Arrays& in, Arrays& out, size_t) const {
   double* c = out.data<double>(ref("c"));
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < s.m; ++i)
-    for (size_t j = 0; j < s.n; ++j) c[i * s.n + j] = std::scalbn(x[i * s.n + j], -(row[i] + col[j]));
+    for (size_t j = 0; j < s.n; ++j) c[i * s.n + j] = std::scalbn(x[i * s.n + j], clamped_exponent(-(int64_t{row[i]} + col[j])));
 }
 
 // Contract (cheap): each element is x 2^-(s_i + t_j) rounded to the nearest double (exact unless it
@@ -38,7 +38,7 @@ void Unscale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
       const double frac = std::frexp(x[v], &e);
       const bool finite = std::isfinite(x[v]);
       const mpz_class sig(finite ? std::ldexp(frac, 53) : 0.0);  // x = sig * 2^(e - 53), exactly
-      if (finite ? !is_correct_rounding(sig, e - 53 - (row[i] + col[j]), c[v]) : !(c[v] == x[v] || (std::isnan(c[v]) && std::isnan(x[v]))))
+      if (finite ? !is_correct_rounding(sig, clamped_exponent(int64_t{e} - 53 - row[i] - col[j]), c[v]) : !(c[v] == x[v] || (std::isnan(c[v]) && std::isnan(x[v]))))
         part.violate("C" + index3(0, i, j) + " = " + std::to_string(c[v]) + " is not C' 2^-(s+t) rounded");
     }
   });

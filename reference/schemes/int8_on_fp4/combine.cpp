@@ -16,10 +16,10 @@ void Combine::compute(const Arrays& in, Arrays& out, size_t) const {
   const size_t mn = s.m * s.n;
 #pragma omp parallel for schedule(static)
   for (size_t x = 0; x < mn; ++x) {
-    int64_t sum = 0;
+    uint64_t sum = 0;  // modulo 2^64: a trace's outputs (up to 2^54) times 13^4 may exceed int64, and only 32 bits stay
     for (size_t g = 0; g < kLimbs * kLimbs; ++g) {
       const int64_t v = s.lowp.integer_output(c[g * mn + x]);
-      sum += kWeight[g / kLimbs + g % kLimbs] * (v == kNotInteger ? 0 : v);  // a non-integer: the gemm stage reports it
+      sum += static_cast<uint64_t>(kWeight[g / kLimbs + g % kLimbs]) * static_cast<uint64_t>(v == kNotInteger ? 0 : v);  // a non-integer: the gemm stage reports it
     }
     result[x] = static_cast<int32_t>(static_cast<uint32_t>(sum));  // INT32 wraparound, as the INT8 MMA
   }
@@ -36,13 +36,13 @@ void Combine::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
   int64_t power[2 * kLimbs - 1] = {1};
   for (size_t d = 1; d < 2 * kLimbs - 1; ++d) power[d] = 13 * power[d - 1];
   for (size_t x = 0; x < mn; ++x) {
-    int64_t sum = 0;
+    uint64_t sum = 0;  // modulo 2^64, as above
     bool integral = true;
     for (size_t i = 0; i < kLimbs; ++i)
       for (size_t j = 0; j < kLimbs; ++j) {
         const int64_t v = s.lowp.integer_output(g[(i * kLimbs + j) * mn + x]);
         integral = integral && v != kNotInteger;
-        sum += power[i + j] * (integral ? v : 0);
+        sum += static_cast<uint64_t>(power[i + j]) * static_cast<uint64_t>(integral ? v : 0);
       }
     const int32_t want = static_cast<int32_t>(static_cast<uint32_t>(sum));
     if (!integral || want != c[x])

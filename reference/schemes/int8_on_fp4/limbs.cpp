@@ -3,6 +3,7 @@
 #include "schemes/common/base13.hpp"
 #include "schemes/int8_on_fp4/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
+#include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes::int8_on_fp4 {
 namespace {
@@ -20,6 +21,9 @@ std::vector<ArraySpec> Limbs::outputs() const {
   const Setup& s = *s_;
   return {{"a", DType::I1, {{"3", kLimbs}, {"m", s.m}, {"k", s.k}}, {}}, {"b", DType::I1, {{"3", kLimbs}, {"k", s.k}, {"n", s.n}}, {}}};
 }
+
+// The limbs go into the FP4 GEMMs: only values their instruction encodes.
+std::optional<AdmittedValues> Limbs::admitted(std::string_view) const { return encodable(s_->lowp); }
 
 void Limbs::compute(const Arrays& in, Arrays& out, size_t) const {
   for (const Side& side : kSides) {

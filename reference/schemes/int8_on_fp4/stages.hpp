@@ -22,6 +22,7 @@ class Limbs final : public SchemeStage<Setup> {
   OZREF_STAGE_MEMBERS
   static constexpr std::string_view kName = "limbs";
   std::string_view name() const override { return kName; }
+  std::optional<AdmittedValues> admitted(std::string_view array) const override;
 };
 
 class Gemm final : public SchemeStage<Setup> {

@@ -25,6 +25,9 @@ std::vector<ArraySpec> Slices::outputs() const {
   return {{"a", DType::I1, {{"p", s.p}, {"m", s.m}, {"k", s.k}}, {}}, {"b", DType::I1, {{"p", s.p}, {"k", s.k}, {"n", s.n}}, {}}};
 }
 
+// The slices go into the GEMMs: only values their instruction encodes (base-13 digits on FP4).
+std::optional<AdmittedValues> Slices::admitted(std::string_view) const { return encodable(s_->lead()); }
+
 void Slices::compute(const Arrays& in, Arrays& out, size_t) const {
   const Setup& s = *s_;
   for (const Side& side : kSides) {

@@ -45,7 +45,7 @@ void Slicing::slice(double a, int s, int8_t* out, size_t stride) const {
     const __int128 sig = __int128((bits & ((uint64_t{1} << 52) - 1)) | (field ? uint64_t{1} << 52 : 0));
     // A shift beyond the slices' range (a trace's scaling, which check() reports) is capped where
     // X still fits: the slices are then wrong but defined.
-    const int e = std::min((field ? field : 1) - 1075 + s + int(8 * (p_ - 1)), 70);
+    const int e = static_cast<int>(std::clamp<int64_t>(int64_t{field ? field : 1} - 1075 + s + int64_t(8 * (p_ - 1)), -4096, 70));
     const __int128 signed_sig = std::signbit(a) ? -sig : sig;
     const __int128 X = e >= 0 ? signed_sig * (__int128(1) << e) : (e > -120 ? signed_sig >> -e : (signed_sig < 0 ? -1 : 0));
     out[0] = static_cast<int8_t>(X >> (8 * (p_ - 1)));  // arithmetic shift: the floor
@@ -55,15 +55,17 @@ void Slicing::slice(double a, int s, int8_t* out, size_t stride) const {
   if (v_ == Ozaki1Variant::Int8) {
     long double rest = std::ldexp(static_cast<long double>(a), s);
     for (size_t t = 0; t < p_; ++t) {
-      const long double digit = std::trunc(rest);
-      out[t * stride] = static_cast<int8_t>(std::clamp(digit, -128.0L, 127.0L));  // out of range: check() reports it
+      const long double digit = std::trunc(rest);  // NaN after an infinite a 2^s: inf - inf
+      out[t * stride] = std::isnan(digit) ? 0 : static_cast<int8_t>(std::clamp(digit, -128.0L, 127.0L));  // out of range: check() reports it
       rest = (rest - digit) * std::ldexp(1.0L, w_);  // exact: 64-bit significand, a has 53 bits
     }
     return;
   }
   int8_t d[16];
-  // Clamped where a scaling beyond the digits' range (check() reports it) would overflow int64.
-  to_base13(static_cast<int64_t>(std::clamp(std::nearbyint(std::ldexp(a, s)), -0x1p62, 0x1p62)), int(p_), d);
+  // Clamped where a scaling beyond the digits' range (check() reports it) would overflow int64; a
+  // trace's NaN (a stacked input, which check() reports too) as 0.
+  const double x = std::nearbyint(std::ldexp(a, s));
+  to_base13(std::isnan(x) ? 0 : static_cast<int64_t>(std::clamp(x, -0x1p62, 0x1p62)), int(p_), d);
   for (size_t t = 0; t < p_; ++t) out[t * stride] = d[p_ - 1 - t];
 }
 

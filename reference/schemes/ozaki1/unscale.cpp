@@ -22,9 +22,9 @@ void Unscale::compute(const Arrays& in, Arrays& out, size_t) const {
   const size_t words = s.words();
 #pragma omp parallel for schedule(static)
   for (size_t x = 0; x < s.m * s.n; ++x) {
-    const int shift = -row[x / s.n] - col[x % s.n];
-    c[x] = s.exact ? nearest_double(mpz_from_words(&acc.as<int64_t>()[x * words], words), s.sl.unit_exponent() + shift)
-                   : std::ldexp(acc.as<double>()[x], shift);
+    const int64_t shift = -(int64_t{row[x / s.n]} + col[x % s.n]);  // a trace's shifts: any int32 values
+    c[x] = s.exact ? nearest_double(mpz_from_words(&acc.as<int64_t>()[x * words], words), clamped_exponent(s.sl.unit_exponent() + shift))
+                   : std::ldexp(acc.as<double>()[x], clamped_exponent(shift));
   }
 }
 
@@ -37,7 +37,7 @@ void Unscale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
   const size_t words = s.words();
   parallel_check(s.m * s.n, report, [&](size_t v0, size_t v1, StageReport& part) {
     for (size_t x = v0; x < v1; ++x) {
-      const int e = s.sl.unit_exponent() - row[x / s.n] - col[x % s.n];
+      const int e = clamped_exponent(int64_t{s.sl.unit_exponent()} - row[x / s.n] - col[x % s.n]);
       if (!is_correct_rounding(mpz_from_words(&acc[x * words], words), e, c[x]))
         part.violate("C" + index3(0, x / s.n, x % s.n) + " is not C' 2^e correctly rounded");
     }

@@ -20,6 +20,11 @@ std::vector<ArraySpec> Bound::outputs() const {
           {"c", s.gemm_dtype(), {{"m", s.m}, {"n", s.n}}, {}}};
 }
 
+// The operands go into the bound GEMM: only values its instruction encodes.
+std::optional<AdmittedValues> Bound::admitted(std::string_view array) const {
+  return array == "a" || array == "b" ? encodable(s_->lowp) : std::nullopt;
+}
+
 void Bound::compute(const Arrays& in, Arrays& out, size_t) const {
   const Setup& s = *s_;
   const Magnitudes a = magnitudes(in.get({kInputStage, "a"}), s.S, s.m, s.k);
@@ -52,8 +57,9 @@ void Bound::verify(const Arrays& in, const Arrays& out, size_t, Verify level, St
     for (size_t v = 0; v < count; ++v) {
       const long double ceiling = std::ceil(std::ldexp(std::fabs(static_cast<long double>(element(v))), u));
       const int got = operand[v * step];
-      bool next_held = got >= ceiling;
-      for (int x = static_cast<int>(ceiling); next_held && x < got; ++x) next_held = !s.lowp.representable(x);
+      bool next_held = got >= ceiling;  // then the ceiling is an int8 value (a trace's u can make it infinite)
+      if (next_held)
+        for (int x = static_cast<int>(ceiling); next_held && x < got; ++x) next_held = !s.lowp.representable(x);
       if (!next_held || !s.lowp.representable(got))
         report.violate(std::string(side) + " operand " + index3(0, line, v) + " = " + std::to_string(got) + " is not ceil(|x| 2^u) in the format",
                        {0, check, first + 1 + v});

@@ -2,6 +2,7 @@
 // 64-bit words, two's complement, least significant first; exact below 2^126 works on whole
 // blocks of the residue planes in 128-bit arithmetic), or GEMMul8's double-double (hi, lo).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "schemes/ozaki2/stages.hpp"
@@ -93,6 +94,10 @@ void CrtStage::verify(const Arrays& in, const Arrays& out, size_t, Verify, Stage
       const std::string where = "C'" + index3(o, f.row(v / s.n), f.col(v % s.n));
       const ViolationKey key{0, 0, f.c_element(o, v / s.n, v % s.n, s.m, s.n)};
       if (dd(s)) {
+        if (!std::isfinite(out.data<double>(ref("hi"))[at]) || !std::isfinite(out.data<double>(ref("lo"))[at])) {
+          part.violate(where + " (dd) is not finite", key);
+          continue;
+        }
         const mpq_class got = mpq_class(out.data<double>(ref("hi"))[at]) + mpq_class(out.data<double>(ref("lo"))[at]);
         if (abs(got - mpq_class(s.crt.exact(r))) > mpq_class(s.crt.product()) / (mpz_class(1) << 48))
           part.violate(where + " (dd) is more than 2^-48 P from the exact integer", key);

@@ -18,12 +18,13 @@ uint64_t rne_shift_right(uint64_t mag, int s) {
 }
 
 // |x| = mag 2^(t - 52) for the line's shift: t = unbiased exponent + shift (subnormals: exponent 1,
-// no hidden bit).
+// no hidden bit). A trace's shift may be any int32: t is clamped where every rounding below gives
+// zero or drops every bit either way.
 void magnitude(double x, int shift, uint64_t& mag, int& t) {
   const uint64_t bits = std::bit_cast<uint64_t>(x);
   const int e = static_cast<int>((bits >> 52) & 0x7FF);
   mag = (bits & ((uint64_t{1} << 52) - 1)) | (e ? uint64_t{1} << 52 : 0);
-  t = (e ? e : 1) - 1075 + shift + 52;
+  t = static_cast<int>(std::clamp<int64_t>(int64_t{e ? e : 1} - 1075 + shift + 52, -4096, 4096));
 }
 
 void line(const double* x, size_t count, size_t stride, int& shift, float& lg) {
@@ -72,9 +73,10 @@ Rounded round_element(double x, int shift, int bits_eff) {
   Rounded r;
   r.value = neg ? -static_cast<double>(rounded) : static_cast<double>(rounded);
   const int64_t h = static_cast<int64_t>(rne_shift_right(rounded, bits_eff - 7));
-  const int64_t q = static_cast<int64_t>(rne_shift_right(mag, 44 - t)) - static_cast<int64_t>(rounded << 8);
+  // Modulo 2^64, then clamped before the sign: a trace's shift can push both terms past int64.
+  const auto q = static_cast<int64_t>(rne_shift_right(mag, 44 - t) - (rounded << 8));
   r.hi7 = static_cast<int8_t>(std::clamp<int64_t>(neg ? -h : h, -127, 127));
-  r.q7 = static_cast<int8_t>(std::clamp<int64_t>(neg ? -q : q, -127, 127));
+  r.q7 = static_cast<int8_t>(neg ? -std::clamp<int64_t>(q, -127, 127) : std::clamp<int64_t>(q, -127, 127));
   return r;
 }
 

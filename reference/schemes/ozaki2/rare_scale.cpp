@@ -23,6 +23,13 @@ void RareScale::compute(const Arrays& in, Arrays& out, size_t) const {
   out.data<int32_t>(ref("bits_eff"))[0] = r.bits_eff;
 }
 
+// bits_eff sets the three-limb extraction's bias 2^bits_eff (its domain |A~| <= 2^bits_eff ends at
+// 2^53) and the correction's scale 2^(bits_eff - 15), which must stay above 1 (rare.hpp).
+std::optional<AdmittedValues> RareScale::admitted(std::string_view array) const {
+  if (array != "bits_eff") return std::nullopt;  // the shifts: any, checked at round
+  return AdmittedValues{[](int64_t v) { return v >= 16 && v <= 53; }, "16..53, the range of fp64-emu's three-limb extraction"};
+}
+
 void RareScale::verify(const Arrays&, const Arrays&, size_t, Verify, StageReport&) const {}
 
 }  // namespace ozref::schemes::ozaki2

@@ -15,7 +15,7 @@
 namespace ozref::schemes::ozaki2 {
 namespace {
 
-// A' mod m for an integer held in a double, apart from the extraction under test: int64
+// A' mod m for a finite integer held in a double, apart from the extraction under test: int64
 // remainders below 2^63 (where the bound keeps the scaled integers), fmod above.
 int64_t remainder_of(double v, int64_t m) { return std::fabs(v) < 0x1p63 ? int64_t(v) % m : int64_t(std::fmod(v, double(m))); }
 
@@ -97,12 +97,15 @@ void check(const Setup& s, const double* x, const T* res, size_t lines, bool col
       const int64_t m = s.moduli[t];
       const size_t line = v / s.k, kk = v % s.k, in = columns ? kk * lines + line : v;  // row-major in the input
       const int64_t got = res[at];
-      const int64_t rem = plane_remainder(s, t, pl, remainder_of(x[in], m), s.S == 2 ? remainder_of(x[count + in], m) : 0);
-      if (got >= -(m / 2) && got <= (m - 1) / 2 && (rem - got) % m == 0) continue;
+      const bool finite = std::isfinite(x[in]) && (s.S == 1 || std::isfinite(x[count + in]));  // a trace's A' may not be
+      if (finite) {
+        const int64_t rem = plane_remainder(s, t, pl, remainder_of(x[in], m), s.S == 2 ? remainder_of(x[count + in], m) : 0);
+        if (got >= -(m / 2) && got <= (m - 1) / 2 && (rem - got) % m == 0) continue;
+      }
       const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole A' and B'
       const size_t whole = columns ? f.col(line) : f.row(line);
-      part.violate(std::string(name) + index3(pl, columns ? kk : whole, columns ? whole : kk) + " " + s.plane_name(pl) + " residue " +
-                       std::to_string(got) + " mod " + std::to_string(m),
+      part.violate(std::string(name) + index3(pl, columns ? kk : whole, columns ? whole : kk) + " " + s.plane_name(pl) +
+                       (finite ? " residue " + std::to_string(got) + " mod " + std::to_string(m) : ": the integer is not finite, it has no residue"),
                    {0, columns ? 1u : 0u, f.line_element(t * s.P + pl, columns, line, kk, s.k, lines)});
     }
   });

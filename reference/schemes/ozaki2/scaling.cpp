@@ -140,8 +140,9 @@ void bound_shifts(const uint32_t* c_hi, size_t m, size_t n, const int* u, const 
       col_max[j] = std::max(col_max[j], c);
     }
   if (frame.whole_line_maxima) frame.whole_line_maxima(row_max, col_max);
-  for (size_t i = 0; i < m; ++i) row_shift[i] = row_max[i] > 0 ? u[i] + half_shift(L, row_max[i]) : 0;
-  for (size_t j = 0; j < n; ++j) col_shift[j] = col_max[j] > 0 ? v[j] + half_shift(L, col_max[j]) : 0;
+  // u and v may be a trace's (any int32): the sums saturate where the shifts are meaningless anyway.
+  for (size_t i = 0; i < m; ++i) row_shift[i] = row_max[i] > 0 ? clamped_exponent(int64_t{u[i]} + half_shift(L, row_max[i])) : 0;
+  for (size_t j = 0; j < n; ++j) col_shift[j] = col_max[j] > 0 ? clamped_exponent(int64_t{v[j]} + half_shift(L, col_max[j])) : 0;
 }
 
 }  // namespace ozref::schemes

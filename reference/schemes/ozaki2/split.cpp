@@ -3,6 +3,7 @@
 // A's by rows and B's by columns as the residues.
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
+#include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {
@@ -54,6 +55,9 @@ std::vector<ArraySpec> Split::outputs() const {
   return {{"a", DType::I1, {rows, planes, {"m", s.m}, {"k", s.k}}, limb_batches(s)},
           {"b", DType::I1, {rows, planes, {"n", s.n}, {"k", s.k}}, limb_batches(s)}};
 }
+
+// The limbs go into the GEMMs: only values their instruction encodes.
+std::optional<AdmittedValues> Split::admitted(std::string_view) const { return encodable(s_->lowp); }
 
 void Split::compute(const Arrays& in, Arrays& out, size_t t) const {
   const Setup& s = *s_;

@@ -12,6 +12,7 @@ class Bound final : public SchemeStage<Setup> {
   OZREF_STAGE_MEMBERS
   static constexpr std::string_view kName = "bound";
   std::string_view name() const override { return kName; }
+  std::optional<AdmittedValues> admitted(std::string_view array) const override;
   size_t gemms() const override { return 1; }
   std::optional<GemmElement> gemm_element(const Arrays& in, const Arrays& out, std::string_view array, size_t flat) const override;
 };
@@ -43,6 +44,7 @@ class Split final : public SchemeStage<Setup> {
   OZREF_STAGE_MEMBERS
   static constexpr std::string_view kName = "split";
   std::string_view name() const override { return kName; }
+  std::optional<AdmittedValues> admitted(std::string_view array) const override;
   size_t batches() const override { return s_->N; }
 };
 
@@ -91,6 +93,7 @@ class RareScale final : public SchemeStage<Setup> {
   OZREF_STAGE_MEMBERS
   static constexpr std::string_view kName = "scale";
   std::string_view name() const override { return kName; }
+  std::optional<AdmittedValues> admitted(std::string_view array) const override;
   StageKind kind() const override { return StageKind::Choice; }
   bool has_contract() const override { return false; }  // checked where used: round
 };

@@ -38,6 +38,9 @@ Operands operands(const Setup& s, const Arrays& in) {
   return x;
 }
 
+// The exponent -(s_i + t_j) of row i and column j (a trace's shifts: any int32 values).
+int exponent_of(const Operands& x, size_t i, size_t j) { return clamped_exponent(-(int64_t{x.row[i]} + x.col[j])); }
+
 // rare's correction of element v (the two correction GEMM outputs summed).
 int64_t correction_of(const Setup& s, const Operands& x, size_t v) {
   return x.correction ? int64_t{x.correction[v]} + x.correction[s.m * s.n + v] : 0;
@@ -46,6 +49,14 @@ int64_t correction_of(const Setup& s, const Operands& x, size_t v) {
 // rare's correction of element v as the double the dd path adds (exact: a small integer times 2^e).
 double correction_value(const Setup& s, const Operands& x, size_t v) {
   return x.correction ? std::ldexp(double(correction_of(s, x, v)), x.correction_exponent) : 0.0;
+}
+
+// C' of element `at` as a 128-bit integer (a P below 2^126), when its sum with rare's correction
+// (below 2^71) stays in 128 bits: C' in (-P/2, P/2] does, a trace's C' may not.
+bool wide_value(const Operands& x, size_t at, __int128& value) {
+  constexpr __int128 kLimit = static_cast<__int128>(1) << 125;
+  std::memcpy(&value, &x.words[at * 2], sizeof value);
+  return value >= -kLimit && value <= kLimit;
 }
 
 // The integer to round, C' plus rare's correction, exactly (element at of parts x m x n).
@@ -62,14 +73,12 @@ void unscale_row(const Setup& s, const Operands& x, size_t line, double* c) {
   const bool wide = s.crt.fits_int128() && !x.hi;
   for (size_t j = 0; j < s.n; ++j) {
     const size_t at = first + j, v = v0 + j;
-    const int e = -(x.row[i] + x.col[j]);
+    const int e = exponent_of(x, i, j);
     if (x.hi) {
       c[at] = std::ldexp(x.hi[at] + x.lo[at] + correction_value(s, x, v), e);
-    } else if (wide) {
-      __int128 value;
-      std::memcpy(&value, &x.words[at * 2], sizeof value);
+    } else if (__int128 value; wide && wide_value(x, at, value)) {
       c[at] = nearest_double(value + (static_cast<__int128>(correction_of(s, x, v)) << x.correction_exponent), e);
-    } else {
+    } else {  // GMP: a wide P, or a trace's C' beyond P/2 where the sum could leave 128 bits
       c[at] = nearest_double(total(s, x, at), e);
     }
   }
@@ -102,7 +111,13 @@ namespace {
 
 // dd: C within the rounding of its two additions and the scaling of (hi + lo + correction) 2^e:
 // |C - X| <= 2^-51 (|hi| + |lo| + |correction|) 2^e + 2^-1074, and +-Inf only beyond DBL_MAX.
+// A trace's non-finite hi or lo (the crt stage's violation) has no exact value: C is then what FP64
+// gives, ldexp(hi + lo + correction, e), NaN for NaN.
 bool within_dd_rounding(double hi, double lo, double correction, int e, double got) {
+  if (!std::isfinite(hi) || !std::isfinite(lo)) {
+    const double want = std::ldexp(hi + lo + correction, e);
+    return std::isnan(want) ? std::isnan(got) : got == want;
+  }
   if (std::isnan(got)) return false;
   const mpq_class x = (mpq_class(hi) + mpq_class(lo) + mpq_class(correction)) * oracle::pow2(e);
   if (std::isinf(got)) return (got > 0 ? x : mpq_class(-x)) > mpq_class(std::numeric_limits<double>::max());
@@ -122,7 +137,7 @@ void Unscale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
   parallel_check(s.S * mn, report, [&](size_t v0, size_t v1, StageReport& part) {
     for (size_t at = v0; at < v1; ++at) {
       const size_t v = at % mn;
-      const int e = -(x.row[v / s.n] + x.col[v % s.n]);
+      const int e = exponent_of(x, v / s.n, v % s.n);
       const bool ok = x.hi ? within_dd_rounding(x.hi[at], x.lo[at], correction_value(s, x, v), e, c[at])
                            : is_correct_rounding(total(s, x, at), e, c[at]);
       if (ok) continue;

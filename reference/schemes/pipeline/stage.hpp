@@ -9,6 +9,7 @@
 // batch; the runner interleaves consecutive batched stages (gemm then reduce for one modulus, then
 // the next), so that an intermediate nothing else reads stays in cache, one batch at a time.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +35,13 @@ struct GemmElement {
   std::string op;                 // the PTX instruction
   std::vector<uint8_t> a, b;      // operand encodings along K
   uint32_t c_in = 0;              // the accumulator the chain starts from
+};
+
+// The values of an integer output that the stages reading it are defined on, and their
+// description for a message ("16..53", "values with an exact e2m1 encoding").
+struct AdmittedValues {
+  std::function<bool(int64_t)> holds;
+  std::string what;
 };
 
 class Stage {
@@ -63,6 +71,11 @@ class Stage {
                                                   size_t /*flat*/) const {
     return std::nullopt;
   }
+
+  // The values output `array` may hold where the later stages are not defined on every value of
+  // its dtype (a limb the instruction cannot encode, an exponent beyond the scheme's arithmetic):
+  // verify-trace refuses a trace's array holding another one (exit 2). nullopt: every value.
+  virtual std::optional<AdmittedValues> admitted(std::string_view /*array*/) const { return std::nullopt; }
 
   // The reference to one of this stage's outputs.
   ArrayRef ref(std::string_view array) const { return {name(), array}; }
