@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "io/npy.hpp"
@@ -147,9 +148,9 @@ struct Pipeline {
   twins::CrtTables crt_tables;
   std::map<std::string, double> seconds;
 
-  Pipeline(size_t size, size_t count, size_t parts, schemes::ComplexProduct product = schemes::ComplexProduct::ThreeM)
+  Pipeline(size_t size, const std::vector<int64_t>& resolved, size_t parts, schemes::ComplexProduct product = schemes::ComplexProduct::ThreeM)
       : n(size), S(parts), P(parts == 1 ? 1 : product == schemes::ComplexProduct::Gaussian ? 2 : 3),
-        moduli(bench::pipeline_moduli(size, count, parts == 2, P == 2)), crt(moduli), dev_moduli(moduli.data(), moduli.size()),
+        moduli(resolved), crt(moduli), dev_moduli(moduli.data(), moduli.size()),
         gaussian(P == 2 ? twins::gaussian_constants_on_device(moduli) : DeviceArray<int32_t>()),
         row(size), col(size), c32(size * size) {
     N = moduli.size();
@@ -294,6 +295,17 @@ struct ModuliCounts {
   std::vector<size_t> standard, gaussian;
 };
 
+// Every run's moduli, by (n, count, complex, gaussian).
+using RunModuli = std::map<std::tuple<size_t, size_t, bool, bool>, std::vector<int64_t>>;
+
+// A positive integer written in decimal digits only; InputError naming `what` and `example` otherwise.
+size_t positive_integer(const std::string& item, const std::string& what, const char* example) {
+  const bool digits = !item.empty() && item.size() <= 12 && item.find_first_not_of("0123456789") == std::string::npos;
+  const unsigned long long value = digits ? std::strtoull(item.c_str(), nullptr, 10) : 0;
+  if (value == 0) throw InputError(what + ": '" + item + "' is not a positive " + example);
+  return value;
+}
+
 // The moduli counts of an environment variable's list ("15,16"), or `fallback`; InputError naming
 // the variable for an item that is not a positive integer.
 std::vector<size_t> counts_from(const char* variable, std::vector<size_t> fallback) {
@@ -301,23 +313,18 @@ std::vector<size_t> counts_from(const char* variable, std::vector<size_t> fallba
   if (!env) return fallback;
   std::vector<size_t> counts;
   std::stringstream s(env);
-  for (std::string item; std::getline(s, item, ',');) {
-    char* end = nullptr;
-    const unsigned long long count = std::strtoull(item.c_str(), &end, 10);
-    if (item.empty() || *end != 0 || count == 0 || item[0] == '-')
-      throw InputError(std::string(variable) + ": '" + item + "' is not a positive moduli count (a list like 14,16)");
-    counts.push_back(count);
-  }
+  for (std::string item; std::getline(s, item, ',');) counts.push_back(positive_integer(item, variable, "moduli count (a list like 14,16)"));
   return counts;
 }
 
-// Every run's moduli resolved once before the GPU work, so that a count the scheme refuses stops
+// Every run's moduli, resolved once before the GPU work, so that a count the scheme refuses stops
 // the bench at once (InputError naming the variable).
-void require_resolvable(const ModuliCounts& counts, const std::vector<size_t>& sizes, size_t complex_limit) {
+RunModuli resolve_every_run(const ModuliCounts& counts, const std::vector<size_t>& sizes, size_t complex_limit) {
+  RunModuli runs;
   for (size_t n : sizes) {
     const auto check = [&](const char* variable, size_t count, bool complex, bool gaussian) {
       try {
-        bench::pipeline_moduli(n, count, complex, gaussian);
+        runs[{n, count, complex, gaussian}] = bench::pipeline_moduli(n, count, complex, gaussian);
       } catch (const InputError& e) {
         throw InputError(std::string(variable) + ": " + e.what());
       }
@@ -327,9 +334,10 @@ void require_resolvable(const ModuliCounts& counts, const std::vector<size_t>& s
     for (size_t count : counts.standard) check("OZREF_MODULI", count, true, false);
     for (size_t count : counts.gaussian) check("OZREF_GAUSSIAN_MODULI", count, true, true);
   }
+  return runs;
 }
 
-void bench_complex(size_t n, const ModuliCounts& counts, cublasHandle_t blas, const double* a, const double* b, nlohmann::json& j) {
+void bench_complex(size_t n, const ModuliCounts& counts, const RunModuli& runs, cublasHandle_t blas, const double* a, const double* b, nlohmann::json& j) {
   const size_t nn = n * n;
   const double flops = 8.0 * double(n) * n * n;
   DeviceArray<double> za(2 * nn), zb(2 * nn), zc(2 * nn);
@@ -346,11 +354,11 @@ void bench_complex(size_t n, const ModuliCounts& counts, cublasHandle_t blas, co
   j["zgemm_tflops"] = flops / j["zgemm_seconds"].get<double>() * 1e-12;
   const double zgemm = j["zgemm_seconds"].get<double>();
   for (size_t N : counts.standard) {
-    Pipeline p(n, N, 2);
+    Pipeline p(n, runs.at({n, N, true, false}), 2);
     bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_3m_" + std::to_string(N), j);
   }
   for (size_t N : counts.gaussian) {
-    Pipeline p(n, N, 2, schemes::ComplexProduct::Gaussian);
+    Pipeline p(n, runs.at({n, N, true, true}), 2, schemes::ComplexProduct::Gaussian);
     bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_gaussian_" + std::to_string(N), j);
   }
 }
@@ -387,7 +395,7 @@ nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, Gem
   return {{"seconds", t}, {"tflops", flops / t * 1e-12}, {"x_cublas", reference_seconds / t}, {"stage_seconds", p.seconds}};
 }
 
-nlohmann::json bench_size(size_t n, const ModuliCounts& counts, cublasHandle_t blas, const std::string& samples, bool complex) {
+nlohmann::json bench_size(size_t n, const ModuliCounts& counts, const RunModuli& runs, cublasHandle_t blas, const std::string& samples, bool complex) {
   DeviceArray<double> a(2 * n * n), b(2 * n * n), c(2 * n * n);  // two parts, for the complex runs
   randn_kernel<<<device::blocks_for(2 * n * n), 256>>>(a.get(), 2 * n * n, 1);
   randn_kernel<<<device::blocks_for(2 * n * n), 256>>>(b.get(), 2 * n * n, 2);
@@ -403,11 +411,11 @@ nlohmann::json bench_size(size_t n, const ModuliCounts& counts, cublasHandle_t b
   sample.write(c, "dgemm");
   bench_int8(n, j);
   for (size_t N : counts.standard) {
-    Pipeline p(n, N, 1);
+    Pipeline p(n, runs.at({n, N, false, false}), 1);
     bench_both_paths(p, a.get(), b.get(), flops, j["dgemm_seconds"].get<double>(), "ozaki2_int8_" + std::to_string(N), j,
                      [&](const Pipeline& run, const std::string& name) { sample.write(run.c, name); });
   }
-  if (complex) bench_complex(n, counts, blas, a.get(), b.get(), j);
+  if (complex) bench_complex(n, counts, runs, blas, a.get(), b.get(), j);
   return j;
 }
 void print_table(const std::vector<nlohmann::json>& all) {
@@ -432,14 +440,16 @@ int main(int argc, char** argv) {
   }
   const std::string samples = argv[1];
   std::vector<size_t> sizes;
-  for (int i = 2; i < argc; ++i) sizes.push_back(std::strtoull(argv[i], nullptr, 10));
-  if (sizes.empty()) sizes = {4096, 8192, 16384};
-  // The complex runs at sizes up to OZREF_COMPLEX_MAX (default 8192).
-  const size_t complex_limit = std::getenv("OZREF_COMPLEX_MAX") ? std::strtoull(std::getenv("OZREF_COMPLEX_MAX"), nullptr, 10) : 8192;
+  size_t complex_limit = 8192;  // the complex runs at sizes up to OZREF_COMPLEX_MAX (0: none)
   ModuliCounts moduli;
+  RunModuli runs;
   try {
+    for (int i = 2; i < argc; ++i) sizes.push_back(positive_integer(argv[i], "size argument " + std::to_string(i - 1), "matrix size (n)"));
+    if (sizes.empty()) sizes = {4096, 8192, 16384};
+    if (const char* limit = std::getenv("OZREF_COMPLEX_MAX"))
+      complex_limit = std::string(limit) == "0" ? 0 : positive_integer(limit, "OZREF_COMPLEX_MAX", "size (or 0: no complex runs)");
     moduli = {counts_from("OZREF_MODULI", {14, 16}), counts_from("OZREF_GAUSSIAN_MODULI", {15, 16})};
-    require_resolvable(moduli, sizes, complex_limit);
+    runs = resolve_every_run(moduli, sizes, complex_limit);
   } catch (const InputError& e) {
     std::fprintf(stderr, "bench_gpu_pipeline: error: %s\n", e.what());
     return 2;
@@ -453,7 +463,7 @@ int main(int argc, char** argv) {
   if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return 3;
   std::vector<nlohmann::json> all;
   for (size_t n : sizes) {
-    all.push_back(bench_size(n, moduli, blas, samples, n <= complex_limit));
+    all.push_back(bench_size(n, moduli, runs, blas, samples, n <= complex_limit));
     std::printf("%s\n", all.back().dump().c_str());
     std::fflush(stdout);
   }

@@ -14,6 +14,7 @@
 #include "stages/ozaki2/arith.cuh"
 #include "stages/ozaki2/crt_element.cuh"
 #include "stages/ozaki2/crt_tables.hpp"
+#include "stages/ozaki2/gaussian.cuh"
 #include "support.hpp"
 
 using namespace ozref;
@@ -186,6 +187,68 @@ TEST_CASE("twin arithmetic: the Barrett reduction of INT32 GEMM outputs, in 64 a
       REQUIRE(twin::barrett_residue(static_cast<int32_t>(x), m) == want);
       if (twin::barrett32_applies(m))
         REQUIRE(twin::barrett_residue32(static_cast<int32_t>(x), int32_t(m), int32_t(twin::barrett_factor(m))) == want);
+      ++cases;
+    }
+  }
+  cases.report(30000);
+}
+
+TEST_CASE("twin arithmetic: the offset reduction of |v| < 2^28 modulo every INT8 modulus, against GMP", "[device]") {
+  Rng rng(test::seed() + 4);
+  test::CaseCount cases("twin offset reductions");
+  std::vector<int64_t> moduli = int8_moduli();
+  moduli.insert(moduli.end(), gaussian_int8_moduli().begin(), gaussian_int8_moduli().end());
+  for (int64_t m = 2; m <= 16; ++m) moduli.push_back(m);
+  constexpr int64_t kLimit = (int64_t{1} << 28) - 1;
+  for (int64_t m : moduli) {
+    const twin::OffsetReduction k = twin::offset_reduction(m);
+    std::vector<int64_t> vs;
+    for (int64_t d = 0; d <= 2 * m + 2; ++d) vs.insert(vs.end(), {kLimit - d, -kLimit + d, d - m - 1, 1000 * m + d});
+    for (int c = 0; c < 2000 * int(test::level()); ++c) vs.push_back(static_cast<int64_t>(rng.next() % uint64_t(2 * kLimit + 1)) - kLimit);
+    for (int64_t v : vs) {
+      INFO("v " << v << " m " << m);
+      REQUIRE(twin::residue_of_offset(static_cast<int32_t>(v + k.offset), int32_t(m), k.mu_up, k.half) == gmp_balanced_residue(mpz_class(static_cast<long>(v)), m));
+      ++cases;
+    }
+  }
+  cases.report(50000);
+}
+
+namespace {
+
+// An integer |x| < 2^51 of a random bit length, or one of the range's ends.
+double random_small_integer(Rng& rng) {
+  const uint64_t pick = rng.next() % 16;
+  if (pick == 0) return (rng.next() & 1) ? 0x1p51 - 1 : -(0x1p51 - 1);
+  if (pick == 1) return static_cast<double>(static_cast<int64_t>(rng.next() % 5) - 2);
+  const int bits = 1 + int(rng.next() % 51);
+  const double x = static_cast<double>(rng.next() >> (64 - bits));
+  return (rng.next() & 1) ? -x : x;
+}
+
+}  // namespace
+
+TEST_CASE("twin arithmetic: the Gaussian planes re +- iota im from limbs, against GMP and the CPU stage's plane", "[device]") {
+  Rng rng(test::seed() + 5);
+  test::CaseCount cases("twin Gaussian planes");
+  const twin::GaussianTable table = twin::gaussian_table(gaussian_int8_moduli());
+  for (size_t t = 0; t < gaussian_int8_moduli().size(); ++t) {
+    const int64_t m = gaussian_int8_moduli()[t];
+    const GaussianModulus gm(m);
+    for (int c = 0; c < 3000 * int(test::level()); ++c) {
+      const double re = random_small_integer(rng), im = random_small_integer(rng);
+      const twin::IntegerLimbs lre = twin::integer_limbs(re), lim = twin::integer_limbs(im);
+      REQUIRE(mpz_class(lre.high) * (mpz_class(1) << 32) + mpz_class(lre.mid) * 65536 + lre.low == mpz_class(re));
+      REQUIRE((lre.mid >= 0 && lre.mid < 65536 && lre.low >= 0 && lre.low < 65536));
+      int32_t plus = 0, minus = 0;
+      twin::gaussian_planes(lre, lim, int32_t(m), table.c[t], plus, minus);
+      INFO("re " << re << " im " << im << " m " << m);
+      const mpz_class turned = mpz_class(static_cast<long>(gm.iota)) * mpz_class(im);
+      REQUIRE(plus == gmp_balanced_residue(mpz_class(re) + turned, m));
+      REQUIRE(minus == gmp_balanced_residue(mpz_class(re) - turned, m));
+      const int64_t r_re = balanced_residue_of_integer(re, m), r_im = balanced_residue_of_integer(im, m);
+      REQUIRE(plus == gm.plane(r_re, r_im, 1));
+      REQUIRE(minus == gm.plane(r_re, r_im, -1));
       ++cases;
     }
   }

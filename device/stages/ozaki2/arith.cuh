@@ -148,17 +148,61 @@ struct BalancedRange {
 };
 OZREF_HD_INLINE BalancedRange balanced_range(int32_t m) { return {-(m / 2), (m + 1) / 2 - 1}; }
 
-OZREF_HD_INLINE int32_t residue_of_small_integer(double x, uint32_t x_low, int32_t m, double inv, BalancedRange range) {
-  const uint32_t q_low = static_cast<uint32_t>(static_cast<uint64_t>(double_to_bits(fma(x, inv, kRoundingShift))));
-  int32_t r = static_cast<int32_t>(x_low - q_low * static_cast<uint32_t>(m));
+// r moved into the balanced range from within one m of it.
+OZREF_HD_INLINE int32_t into_range(int32_t r, int32_t m, BalancedRange range) {
   r += r < range.low ? m : 0;
   r -= r > range.high ? m : 0;
   return r;
+}
+
+OZREF_HD_INLINE int32_t residue_of_small_integer(double x, uint32_t x_low, int32_t m, double inv, BalancedRange range) {
+  const uint32_t q_low = static_cast<uint32_t>(static_cast<uint64_t>(double_to_bits(fma(x, inv, kRoundingShift))));
+  return into_range(static_cast<int32_t>(x_low - q_low * static_cast<uint32_t>(m)), m, range);
 }
 OZREF_HD_INLINE int32_t residue_of_small_integer(double x, uint32_t x_low, int32_t m, double inv) {
   return residue_of_small_integer(x, x_low, m, inv, balanced_range(m));
 }
 OZREF_HD_INLINE int32_t residue_of_small_integer(double x, int32_t m, double inv) { return residue_of_small_integer(x, low_word(x), m, inv); }
+
+// An integer |x| < 2^51 held in a double as x = high 2^32 + mid 2^16 + low, mid and low in
+// [0, 2^16), |high| <= 2^19: limbs whose products with constants below 2^8 fit 32-bit arithmetic,
+// so that a linear form of integers modulo m <= 256 costs integer multiply-adds and one reduction.
+struct IntegerLimbs {
+  int32_t high, mid, low;
+};
+OZREF_HD_INLINE IntegerLimbs integer_limbs(double x) {
+  const int64_t v = exact_integer(x);
+  const uint32_t low_word = static_cast<uint32_t>(v);
+  return {static_cast<int32_t>(v >> 32), static_cast<int32_t>(low_word >> 16), static_cast<int32_t>(low_word & 0xFFFFu)};
+}
+
+// The offset reduction's constants for 2 <= m <= 256 (host code builds them once per modulus):
+// u = v + offset is in [0, 2^29) for |v| < 2^28 and congruent to v + floor(m / 2), and
+// mu_up = floor(2^32 / m) + 1 makes q = floor(u mu_up / 2^32) floor(u / m) or one more
+// (u (mu_up - 2^32 / m) / 2^32 < 1/8).
+struct OffsetReduction {
+  int32_t offset;
+  uint32_t mu_up;
+  int32_t half;
+};
+inline OffsetReduction offset_reduction(int64_t m) {
+  const int64_t half = m / 2, multiples = ((int64_t{1} << 28) + m - 1) / m;
+  return {static_cast<int32_t>(half + multiples * m), static_cast<uint32_t>((uint64_t{1} << 32) / static_cast<uint64_t>(m) + 1),
+          static_cast<int32_t>(half)};
+}
+
+// The balanced residue modulo m of v from u = v + offset (offset_reduction's domain): u - q m is
+// in [-m, m), one correction makes it u mod m, and (u mod m) - floor(m/2) is v's balanced residue.
+OZREF_HD_INLINE int32_t residue_of_offset(int32_t u, int32_t m, uint32_t mu_up, int32_t half) {
+#ifdef __CUDA_ARCH__
+  const int32_t q = static_cast<int32_t>(__umulhi(static_cast<uint32_t>(u), mu_up));
+#else
+  const int32_t q = static_cast<int32_t>((static_cast<uint64_t>(static_cast<uint32_t>(u)) * mu_up) >> 32);
+#endif
+  int32_t r = u - q * m;
+  r += r < 0 ? m : 0;
+  return r - half;
+}
 
 // The balanced residue of an integer held exactly in a double, any magnitude, from inv = 1 / m
 // rounded (computed once per modulus: a division per element dominates the stage otherwise).

@@ -6,6 +6,7 @@
 // in (truncate's element function), so that they are never written.
 #include "runtime/cuda_check.hpp"
 #include "stages/ozaki2/arith.cuh"
+#include "stages/ozaki2/gaussian.cuh"
 #include "stages/ozaki2/twins.hpp"
 
 namespace ozref::device::ozaki2 {
@@ -26,14 +27,7 @@ struct ModulusConstants {
 __device__ inline ModulusConstants constants_of(const int64_t* moduli, const int32_t* gaussian, size_t t) {
   const int64_t m = moduli[t];
   const int32_t* g = gaussian ? gaussian + t * kGaussianConstants : nullptr;
-  return {m, 1.0 / static_cast<double>(m), balanced_range(static_cast<int32_t>(m)), g ? g[0] : 0, g ? g[3] : 0};
-}
-
-// r moved into the balanced range from within one m of it.
-__device__ inline int32_t into_range(int32_t r, int32_t m, BalancedRange range) {
-  r += r < range.low ? m : 0;
-  r -= r > range.high ? m : 0;
-  return r;
+  return {m, 1.0 / static_cast<double>(m), balanced_range(static_cast<int32_t>(m)), g ? g[kIota] : 0, g ? g[kBarrett] : 0};
 }
 
 // residue_of_integer out of line: the rare case's registers stay out of the common case's loop.
@@ -81,6 +75,37 @@ __device__ inline void for_every_modulus(const double (&x)[n][2], const uint32_t
 #pragma unroll
     for (int p = 0; p < planes; ++p) store(t * planes + p, r, p);
   }
+}
+
+// The Gaussian planes of a thread's n elements modulo every modulus where every |x| < 2^51, from
+// the elements' limbs (split once for all moduli): per modulus and element two sums of limbs times
+// the modulus's constants and two reductions (gaussian_planes), where the residues of re and im
+// and a reduction of iota im cost about twice as much.
+template <int n, typename Store>
+__device__ inline void gaussian_planes_of_small(const double (&x)[n][2], const int64_t* moduli, const int32_t* gaussian, size_t N, Store&& store) {
+  IntegerLimbs re[n], im[n];
+#pragma unroll
+  for (int i = 0; i < n; ++i) re[i] = integer_limbs(x[i][0]), im[i] = integer_limbs(x[i][1]);
+  for (size_t t = 0; t < N; ++t) {
+    const int32_t m = static_cast<int32_t>(moduli[t]);
+    int32_t g[kGaussianConstants];
+#pragma unroll
+    for (size_t q = 0; q < kGaussianConstants; ++q) g[q] = gaussian[t * kGaussianConstants + q];
+    int32_t r[n][3];
+#pragma unroll
+    for (int i = 0; i < n; ++i) gaussian_planes(re[i], im[i], m, g, r[i][0], r[i][1]);
+    store(2 * t, r, 0);
+    store(2 * t + 1, r, 1);
+  }
+}
+
+// Every plane of every modulus (for_every_modulus), the Gaussian planes of small elements by limbs.
+template <int n, int parts, int planes, typename Store>
+__device__ inline void planes_of_every_modulus(const double (&x)[n][2], const uint32_t (&low)[n][2], bool small, const int64_t* moduli,
+                                               const int32_t* gaussian, size_t N, Store&& store) {
+  if constexpr (planes == 2)
+    if (small) return gaussian_planes_of_small<n>(x, moduli, gaussian, N, store);
+  for_every_modulus<n, parts, planes>(x, low, small, moduli, gaussian, N, store);
 }
 
 // Whether every |x| < 2^51, and the elements' low words where so.
@@ -140,7 +165,7 @@ __global__ void rows_kernel(const double* x, size_t count, size_t k, const int32
     else for (int i = 0; i < kRun && v0 + i < count; ++i) dst[i] = static_cast<R>(r[i][p]);
   };
   const bool small = all_small<kRun, parts>(values, low);
-  for_every_modulus<kRun, parts, planes>(values, low, small, moduli, gaussian, N, store);
+  planes_of_every_modulus<kRun, parts, planes>(values, low, small, moduli, gaussian, N, store);
 }
 
 // B (k x n) by columns (n x k): a block takes 128 rows of K and 32 columns, reads them along B's
@@ -185,7 +210,7 @@ __global__ void __launch_bounds__(kColumnThreads)
     __syncthreads();
   };
   const bool small = all_small<kRows, parts>(values, low);
-  for_every_modulus<kRows, parts, planes>(values, low, small, moduli, gaussian, N, store);
+  planes_of_every_modulus<kRows, parts, planes>(values, low, small, moduli, gaussian, N, store);
 }
 
 template <typename R, int parts, int planes>

@@ -24,11 +24,12 @@ struct Shape {
 };
 
 // A Gaussian complex product's constants (schemes/ozaki2/complex_product.hpp), kGaussianConstants
-// int32 per modulus: iota, iota / 2 mod m (balanced), the inverse (m + 1) / 2 of 2, and the Barrett
-// factor floor(2^32 / m) (gaussian.cuh's gaussian_table), on the device: what the residues and
+// int32 per modulus: the complex stage's (iota, iota / 2 mod m, the inverse (m + 1) / 2 of 2, the
+// Barrett factor floor(2^32 / m)) and the residues' (gaussian.cuh's GaussianConstant, built by
+// gaussian_table), on the device: what the residues and
 // complex twins take as `gaussian`, null for 3M and real runs. The one upload of them (the lockstep
 // subject and the bench both call it); std::invalid_argument beyond kMaxGaussianModuli moduli.
-constexpr size_t kGaussianConstants = 4, kMaxGaussianModuli = 22;
+constexpr size_t kGaussianConstants = 12, kMaxGaussianModuli = 22;
 DeviceArray<int32_t> gaussian_constants_on_device(const std::vector<int64_t>& moduli);
 
 // bound: A's rows (parts x m x k) and B's columns (parts x k x n) scaled to at most 2^bits (6 for
