@@ -209,7 +209,10 @@ __global__ void __launch_bounds__(kColumnThreads)
     }
     __syncthreads();
   };
-  const bool small = all_small<kRows, parts>(values, low);
+  // store's barriers: the Gaussian planes' two paths call it from different places, so that the
+  // choice between them must be the whole block's (the other runs choose per thread, as it costs less).
+  const bool thread_small = all_small<kRows, parts>(values, low);
+  const bool small = planes == 2 ? __syncthreads_and(thread_small) != 0 : thread_small;
   planes_of_every_modulus<kRows, parts, planes>(values, low, small, moduli, gaussian, N, store);
 }
 
