@@ -1,0 +1,171 @@
+// The encodings of ozref's tcgen05 GEMM (device/gemm/tcgen05_encoding.cuh), compiled for the host,
+// against the PTX ISA 9.1's tables (values worked out by hand from them, not from the code) and
+// against independent formulations: the shared memory descriptor (§9.7.16.4.1, Table 40), the
+// instruction descriptor (§9.7.16.4.2, Table 42), the tile layout against the canonical K-major
+// layout (§9.7.16.3.3) evaluated with the strides decoded from the descriptor, the E2M1 repacking
+// against the CPU model's operand decoding (reference/mma/execute.cpp), the K chain's instruction
+// count and the tensor-memory addresses of the 32x32b loads. No GPU runs here: what the hardware
+// does with these encodings is unverified until a B200 runs device/run_gpu_tests.sh.
+#include <set>
+#include <vector>
+
+#include "common/rng.hpp"
+#include "gemm/tcgen05_encoding.cuh"
+#include "mma/execute.hpp"
+#include "mma/instruction.hpp"
+#include "mma/op_names.hpp"
+#include "support.hpp"
+
+using namespace ozref;
+namespace tc = ozref::device::tcgen05;
+
+namespace {
+
+uint64_t bits(uint64_t x, int lo, int hi) { return (x >> lo) & ((uint64_t{1} << (hi - lo + 1)) - 1); }
+
+// A CuTe layout of shape (s0, s1) and strides (d0, d1) at a coordinate (colexicographic: the
+// first mode varies fastest), the form the PTX ISA gives the canonical layouts in.
+uint32_t cute_mode(uint32_t x, uint32_t s0, uint32_t d0, uint32_t d1) { return x % s0 * d0 + x / s0 * d1; }
+
+}  // namespace
+
+TEST_CASE("tcgen05 encoding: shared memory descriptor fields where Table 40 puts them", "[device]") {
+  // Start 0x400: field 0x40; LBO 128: field 8 at bit 16; SBO 512: field 32 at bit 32; bit 46 set.
+  REQUIRE(tc::smem_descriptor(0x400) == 0x0000402000080040ull);
+  test::CaseCount count("tcgen05 shared memory descriptors");
+  for (uint32_t address = 0; address < 232448; address += 16) {  // every 16-byte address of 227 KiB
+    const uint64_t d = tc::smem_descriptor(address);
+    REQUIRE(bits(d, 0, 13) == address >> 4);
+    REQUIRE(bits(d, 14, 15) == 0);
+    REQUIRE(bits(d, 16, 29) == 128 >> 4);     // leading dimension byte offset
+    REQUIRE(bits(d, 30, 31) == 0);
+    REQUIRE(bits(d, 32, 45) == 512 >> 4);     // stride dimension byte offset
+    REQUIRE(bits(d, 46, 48) == 0b001);        // the fixed constant
+    REQUIRE(bits(d, 49, 51) == 0);            // base offset
+    REQUIRE(bits(d, 52, 52) == 0);            // relative leading offset
+    REQUIRE(bits(d, 53, 60) == 0);
+    REQUIRE(bits(d, 61, 63) == 0);            // no swizzle
+    ++count;
+  }
+  count.report(14528);
+}
+
+TEST_CASE("tcgen05 encoding: instruction descriptors are Table 42's for every form the kernel issues", "[device]") {
+  using tc::Kind, tc::Operand;
+  // dtype F32 = 1 (bits 4-5), E2M1 = 5 (7-9, 10-12), N = 128: 16 at 17, M = 128: 8 at 24.
+  REQUIRE(tc::instruction_descriptor(Kind::F8F6F4, Operand::E2M1) == 0x08201690u);
+  REQUIRE(tc::instruction_descriptor(Kind::F8F6F4, Operand::E4M3) == 0x08200010u);
+  REQUIRE(tc::instruction_descriptor(Kind::F8F6F4, Operand::E5M2) == 0x08200490u);
+  // kind::i8: dtype S32 = 2, signed 8b = 1, unsigned = 0, saturate bit 3.
+  REQUIRE(tc::instruction_descriptor(Kind::I8, Operand::S8) == 0x082004A0u);
+  REQUIRE(tc::instruction_descriptor(Kind::I8, Operand::U8) == 0x08200020u);
+  REQUIRE(tc::instruction_descriptor(Kind::I8, Operand::S8, true) == 0x082004A8u);
+  REQUIRE(tc::instruction_descriptor(Kind::I8, Operand::U8, true) == 0x08200028u);
+  REQUIRE(tc::instruction_descriptor(Kind::F8F6F4, Operand::E2M1, true) == 0x08201690u);  // no saturate for floats
+  // Other shapes move only the N and M fields: M = 64, N = 8.
+  REQUIRE(tc::instruction_descriptor(Kind::F8F6F4, Operand::E2M1, false, 64, 8) == (0x10u | 0x280u | 0x1400u | 1u << 17 | 4u << 24));
+  for (uint32_t d : {tc::instruction_descriptor(Kind::F8F6F4, Operand::E2M1), tc::instruction_descriptor(Kind::I8, Operand::S8, true)}) {
+    REQUIRE(bits(d, 0, 2) == 0);    // dense, no sparsity selector
+    REQUIRE(bits(d, 6, 6) == 0);    // reserved
+    REQUIRE(bits(d, 13, 16) == 0);  // no negation, K-major A and B
+    REQUIRE(bits(d, 23, 23) == 0);  // reserved
+    REQUIRE(bits(d, 29, 31) == 0);  // reserved, no .ws shift
+  }
+}
+
+TEST_CASE("tcgen05 encoding: the tile layout is the canonical K-major layout the descriptors describe", "[device]") {
+  std::set<uint32_t> offsets;
+  for (uint32_t row = 0; row < tc::kTileRows; ++row)
+    for (uint32_t k = 0; k < uint32_t(tc::kChunkK); ++k) {
+      const uint32_t at = tc::tile_offset(row, k);
+      REQUIRE(at < tc::kTileBytes);
+      offsets.insert(at);
+    }
+  REQUIRE(offsets.size() == tc::kTileBytes);  // one byte per element, each its own
+  // Each instruction's operand: Swizzle<0,4,3> o ((8,m),(T,2k)):((1T,SBO),(1,LBO)), T = 16 bytes,
+  // from the descriptor's start address, with the LBO and SBO the descriptor holds.
+  test::CaseCount count("tcgen05 layout elements against the canonical layout");
+  const uint32_t base = 0x1000;  // a 128-byte-aligned tile
+  for (int j = 0; j < tc::kChunkK / tc::kInstrK; ++j) {
+    const uint64_t d = tc::smem_descriptor(base + tc::instr_offset(j));
+    const uint32_t start = uint32_t(bits(d, 0, 13) << 4), lbo = uint32_t(bits(d, 16, 29) << 4), sbo = uint32_t(bits(d, 32, 45) << 4);
+    for (uint32_t row = 0; row < tc::kTileRows; ++row)
+      for (uint32_t kk = 0; kk < uint32_t(tc::kInstrK); ++kk) {
+        const uint32_t canonical = cute_mode(row, 8, 16, sbo) + cute_mode(kk, 16, 1, lbo);
+        REQUIRE(start + canonical == base + tc::tile_offset(row, uint32_t(j * tc::kInstrK) + kk));
+        ++count;
+      }
+  }
+  count.report(2 * 128 * 32);
+}
+
+TEST_CASE("tcgen05 encoding: E2M1 repacked into .b4x16_p64 holds the codes the model reads", "[device]") {
+  const mma::InstructionSpec& spec = mma::instruction(mma::arch("sm_100"), mma::op_name::tcgen05_f8f6f4("e2m1"));
+  REQUIRE(spec.packing == mma::Packing::PaddedFp4);
+  mma::InstructionSpec packed = spec;
+  packed.packing = mma::Packing::PackedFp4;  // the model's nibble order: lower k, lower nibble
+  Rng rng(test::seed() + 17);
+  test::CaseCount count("tcgen05 e2m1 elements");
+  for (int draw = 0; draw < 50 * int(test::level()); ++draw) {
+    std::vector<uint8_t> rows(tc::kTileRows * tc::kChunkK), tile(tc::kTileBytes, 0xEE);
+    for (uint8_t& b : rows) b = uint8_t(rng.next());  // codes in bits 5:2 and garbage around them
+    for (uint32_t r = 0; r < tc::kTileRows; ++r)
+      for (uint32_t c = 0; c < uint32_t(tc::kChunkK); c += 16) tc::pack_e2m1_b4x16_p64(&rows[r * tc::kChunkK + c], &tile[tc::tile_offset(r, c)]);
+    for (uint32_t r = 0; r < tc::kTileRows; ++r) {
+      const std::span<const uint8_t> row(&rows[r * tc::kChunkK], tc::kChunkK);
+      for (uint32_t k = 0; k < uint32_t(tc::kChunkK); ++k) {
+        const tc::ElementPlace p = tc::element_place(r, k, true);
+        REQUIRE(uint32_t(tile[p.byte] >> p.shift & 0xF) == mma::element_bits(spec, row, int(k)));
+        ++count;
+      }
+      for (uint32_t c = 0; c < uint32_t(tc::kChunkK); c += 16) {
+        const uint8_t* container = &tile[tc::tile_offset(r, c)];
+        for (int i = 0; i < 16; ++i)  // the data half is the model's packed FP4, the padding zeros
+          if (i < 8) {
+            REQUIRE(mma::element_bits(packed, std::span<const uint8_t>(container, 8), 2 * i) == mma::element_bits(spec, row, int(c) + 2 * i));
+            REQUIRE(mma::element_bits(packed, std::span<const uint8_t>(container, 8), 2 * i + 1) == mma::element_bits(spec, row, int(c) + 2 * i + 1));
+          } else {
+            REQUIRE(container[i] == 0);
+          }
+      }
+    }
+  }
+  count.report(50 * 128 * 64);
+  for (uint32_t r = 0; r < 3; ++r)  // 8-bit containers: the byte itself
+    for (uint32_t k = 0; k < 64; ++k) REQUIRE((tc::element_place(r, k, false).byte == tc::tile_offset(r, k) && tc::element_place(r, k, false).shift == 0));
+}
+
+TEST_CASE("tcgen05 encoding: the chain of each output is ceil(K / 32) instructions, none past K", "[device]") {
+  test::CaseCount count("tcgen05 K chains");
+  for (size_t k = 0; k <= 1100; ++k) {
+    size_t total = 0;
+    for (size_t k0 = 0; k0 < k; k0 += tc::kChunkK) {
+      const int n = tc::instructions_in_chunk(k, k0);
+      REQUIRE((n >= 1 && n <= tc::kChunkK / tc::kInstrK));
+      for (int j = 0; j < n; ++j) REQUIRE(k0 + size_t(j * tc::kInstrK) < k);  // every instruction starts inside K
+      REQUIRE(k0 + size_t(n * tc::kInstrK) >= std::min(k, k0 + tc::kChunkK));     // and they cover the chunk's K
+      total += size_t(n);
+    }
+    REQUIRE(total == (k + 31) / 32);
+    REQUIRE(tc::instructions_in_chunk(k, (k + 63) / 64 * 64) == 0);
+    ++count;
+  }
+  count.report(1101);
+}
+
+TEST_CASE("tcgen05 encoding: the 32x32b loads of four warps reach each accumulator once", "[device]") {
+  const uint32_t base = 0x00000100;  // an allocation at column 256, lane 0
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  for (uint32_t warp = 0; warp < 4; ++warp)
+    for (uint32_t col = 0; col < uint32_t(tc::kTileRows); col += 16) {
+      const uint32_t address = tc::tmem_address(base, 32 * warp, col);
+      REQUIRE(address >> 16 == 32 * warp);       // lane field: the warp's first lane
+      REQUIRE((address & 0xFFFF) == 256 + col);  // column field
+      for (uint32_t t = 0; t < 32; ++t)          // thread t: lane (address's lane) + t, register j: column + j
+        for (uint32_t j = 0; j < 16; ++j) seen.insert({(address >> 16) + t, (address & 0xFFFF) - 256 + j});
+    }
+  REQUIRE(seen.size() == size_t(tc::kTileRows) * tc::kTileRows);
+  REQUIRE(seen.begin()->first == 0);
+  REQUIRE(seen.rbegin()->first == 127);
+  REQUIRE(seen.rbegin()->second == 127);
+}
