@@ -3,7 +3,7 @@
 # issue 17, planted faults found at their stage, a timed 4096^3 lockstep, and the MMA level (one
 # GEMM through each instruction ozref's kernels issue, against the sm_90 model). Each case's JSON
 # report goes to OUT/cases/<name>.json and one line per case to OUT/summary.txt; the last line
-# says how many passed. Needs an sm_90 GPU, python3 (with NumPy, for the inputs scaled by
+# says how many passed, failed and were skipped. Needs an sm_90 GPU (the tcgen05 cases: an sm_100 one), python3 (with NumPy, for the inputs scaled by
 # 2^+-300 and the checks) and an ozref with CUDA (scripts/gpu_bundle.sh builds a relocatable one).
 # Usage: bash run_gpu_tests.sh OZREF OUT [quick|tcgen05]; tcgen05: only the cases of the sm_100a
 # tcgen05 kernel (on a B200; elsewhere they are refused and reported as skipped, not passed).
