@@ -51,6 +51,32 @@ OZREF_HD inline void pack_e2m1_b4x16_p64(const uint8_t* in, uint8_t* out) {
   for (int i = 8; i < 16; ++i) out[i] = 0;
 }
 
+// Container `chunk` (row chunk / 4 of the tile, K bytes chunk % 4 x 16 ..) of the tile whose rows
+// start at r0 and K at k0 in a (rows x k) byte matrix, into the tile: the matrix's 16 bytes (zeros
+// outside it; E2M1 repacked). The kernel's threads each take chunks t, t + 128, ...
+struct alignas(16) Container {
+  uint64_t lo, hi;
+};
+OZREF_HD inline void stage_container(const uint8_t* x, size_t rows, size_t k, size_t r0, size_t k0, int chunk, bool fp4, uint8_t* tile) {
+  const int r = chunk / (kChunkK / 16), c = chunk % (kChunkK / 16) * 16;
+  const size_t row = r0 + size_t(r), col = k0 + size_t(c);
+  Container v;
+  uint8_t* bytes = reinterpret_cast<uint8_t*>(&v);
+  if (row < rows && col + 16 <= k && k % 16 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0) {
+    v = *reinterpret_cast<const Container*>(x + row * k + col);
+  } else {
+    for (int i = 0; i < 16; ++i) bytes[i] = row < rows && col + size_t(i) < k ? x[row * k + col + size_t(i)] : 0;
+  }
+  Container* dst = reinterpret_cast<Container*>(tile + tile_offset(uint32_t(r), uint32_t(c)));
+  if (!fp4) {
+    *dst = v;
+    return;
+  }
+  Container packed;
+  pack_e2m1_b4x16_p64(bytes, reinterpret_cast<uint8_t*>(&packed));
+  *dst = packed;
+}
+
 // The shared memory descriptor (§9.7.16.4.1, Table 40), no swizzle: start address, leading and
 // stride byte offsets, each (x & 0x3FFFF) >> 4 in bits 0-13, 16-29, 32-45; bits 46-48 the fixed
 // 0b001; base offset 0 (bits 49-51), relative LBO (bit 52), swizzle mode 0 (bits 61-63).

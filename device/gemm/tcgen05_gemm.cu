@@ -29,25 +29,7 @@ constexpr int kThreads = 128;
 template <bool Fp4>
 __device__ void load_tile(const uint8_t* x, size_t rows, size_t k, size_t r0, size_t k0, uint8_t* tile) {
   using namespace tcgen05;
-  const bool aligned = k % 16 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0;
-  for (int chunk = threadIdx.x; chunk < kTileRows * (kChunkK / 16); chunk += kThreads) {
-    const int r = chunk / (kChunkK / 16), c = chunk % (kChunkK / 16) * 16;
-    const size_t row = r0 + r, col = k0 + c;
-    alignas(16) uint8_t v[16];
-    if (row < rows && aligned && col + 16 <= k) {
-      *reinterpret_cast<int4*>(v) = *reinterpret_cast<const int4*>(x + row * k + col);
-    } else {
-      for (int i = 0; i < 16; ++i) v[i] = row < rows && col + i < k ? x[row * k + col + i] : 0;
-    }
-    int4* dst = reinterpret_cast<int4*>(tile + tile_offset(r, c));
-    if constexpr (Fp4) {
-      alignas(16) uint8_t packed[16];
-      pack_e2m1_b4x16_p64(v, packed);
-      *dst = *reinterpret_cast<const int4*>(packed);
-    } else {
-      *dst = *reinterpret_cast<const int4*>(v);
-    }
-  }
+  for (int chunk = threadIdx.x; chunk < kTileRows * (kChunkK / 16); chunk += kThreads) stage_container(x, rows, k, r0, k0, chunk, Fp4, tile);
 }
 
 #ifdef OZREF_TCGEN05_ENABLED

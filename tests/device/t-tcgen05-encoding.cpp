@@ -6,12 +6,15 @@
 // against the CPU model's operand decoding (reference/mma/execute.cpp), the K chain's instruction
 // count and the tensor-memory addresses of the 32x32b loads. No GPU runs here: what the hardware
 // does with these encodings is unverified until a B200 runs device/run_gpu_tests.sh.
+#include <algorithm>
+#include <cstring>
 #include <set>
 #include <vector>
 
 #include "common/rng.hpp"
 #include "gemm/tcgen05_encoding.cuh"
 #include "mma/execute.hpp"
+#include "mma/gemm.hpp"
 #include "mma/instruction.hpp"
 #include "mma/op_names.hpp"
 #include "support.hpp"
@@ -27,7 +30,86 @@ uint64_t bits(uint64_t x, int lo, int hi) { return (x >> lo) & ((uint64_t{1} << 
 // first mode varies fastest), the form the PTX ISA gives the canonical layouts in.
 uint32_t cute_mode(uint32_t x, uint32_t s0, uint32_t d0, uint32_t d1) { return x % s0 * d0 + x / s0 * d1; }
 
+// Operand element (row, kk) of one instruction as the ISA says the MMA reads it from shared memory
+// (`smem`, addressed from 0): the canonical K-major layout at the descriptor's start with its LBO
+// and SBO; E2M1 from .b4x16_p64 (byte kk % 16 / 2 of the container, lower nibble for even kk),
+// returned in ozref's operand byte (code in bits 5:2).
+uint8_t mma_reads(const std::vector<uint8_t>& smem, uint64_t desc, uint32_t row, uint32_t kk, bool fp4) {
+  const uint32_t start = uint32_t(bits(desc, 0, 13) << 4), lbo = uint32_t(bits(desc, 16, 29) << 4), sbo = uint32_t(bits(desc, 32, 45) << 4);
+  if (!fp4) return smem.at(start + cute_mode(row, 8, 16, sbo) + cute_mode(kk, 16, 1, lbo));
+  const uint32_t container = start + cute_mode(row, 8, 16, sbo) + kk / 16 * lbo;
+  return uint8_t((smem.at(container + kk % 16 / 2) >> (kk % 2 * 4) & 0xF) << 2);
+}
+
+// The kernel's data flow for C = A B on the host: every block of 128 x 128 outputs, every stage's
+// containers staged as the threads stage them, the stage's instructions on operands read back
+// through their descriptors, each run by the CPU model on the accumulator the previous left.
+std::vector<uint32_t> emulated_kernel(const mma::InstructionSpec& s, size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b) {
+  const bool fp4 = s.packing == mma::Packing::PaddedFp4;
+  const uint32_t base_a = 0x1000, base_b = base_a + tc::kTileBytes;
+  std::vector<uint32_t> c(m * n, 0xA5A5A5A5u);
+  for (size_t bm = 0; bm < m; bm += tc::kTileRows)
+    for (size_t bn = 0; bn < n; bn += tc::kTileRows) {
+      std::vector<uint32_t> acc(size_t(tc::kTileRows) * tc::kTileRows, 0);  // tcgen05.st of zeros
+      for (size_t k0 = 0; k0 < k; k0 += tc::kChunkK) {
+        std::vector<uint8_t> smem(base_b + tc::kTileBytes, 0xEE);
+        for (int chunk = 0; chunk < tc::kTileRows * (tc::kChunkK / 16); ++chunk) {
+          tc::stage_container(a, m, k, bm, k0, chunk, fp4, &smem[base_a]);
+          tc::stage_container(b, n, k, bn, k0, chunk, fp4, &smem[base_b]);
+        }
+        for (int j = 0; j < tc::instructions_in_chunk(k, k0); ++j) {
+          const uint64_t da = tc::smem_descriptor(base_a + tc::instr_offset(j)), db = tc::smem_descriptor(base_b + tc::instr_offset(j));
+          for (uint32_t r = 0; r < uint32_t(tc::kTileRows); ++r)
+            for (uint32_t col = 0; col < uint32_t(tc::kTileRows); ++col) {
+              uint8_t ea[tc::kInstrK], eb[tc::kInstrK];
+              for (uint32_t kk = 0; kk < uint32_t(tc::kInstrK); ++kk) ea[kk] = mma_reads(smem, da, r, kk, fp4), eb[kk] = mma_reads(smem, db, col, kk, fp4);
+              uint32_t& d = acc[r * tc::kTileRows + col];
+              d = mma::execute(s, {std::span<const uint8_t>(ea, tc::kInstrK), std::span<const uint8_t>(eb, tc::kInstrK), d, {}, {}});
+            }
+        }
+      }
+      for (size_t r = bm; r < std::min(m, bm + tc::kTileRows); ++r)  // tcgen05.ld and the stores
+        for (size_t col = bn; col < std::min(n, bn + tc::kTileRows); ++col) c[r * n + col] = acc[(r - bm) * tc::kTileRows + (col - bn)];
+    }
+  return c;
+}
+
+// A and B padded with zeros to the instruction's K, for the model's GEMM.
+std::vector<uint8_t> padded(const std::vector<uint8_t>& x, size_t rows, size_t k) {
+  const size_t kp = (k + 31) / 32 * 32;
+  std::vector<uint8_t> out(rows * kp, 0);
+  for (size_t r = 0; r < rows; ++r) std::memcpy(&out[r * kp], &x[r * k], k);
+  return out;
+}
+
 }  // namespace
+
+TEST_CASE("tcgen05 encoding: the kernel's data flow, read as the ISA says the MMA reads it, is the model's GEMM", "[device]") {
+  Rng rng(test::seed() + 23);
+  test::CaseCount count("tcgen05 emulated GEMM outputs");
+  const std::string ops[] = {mma::op_name::tcgen05_f8f6f4("e2m1"), mma::op_name::tcgen05_f8f6f4("e4m3"), mma::op_name::tcgen05_i8(true, true)};
+  struct Shape {
+    size_t m, n, k;
+  };
+  for (const std::string& op : ops) {
+    const mma::InstructionSpec& s = mma::instruction(mma::arch("sm_100"), op);
+    for (Shape sh : {Shape{1, 1, 1}, Shape{130, 129, 100}, Shape{7, 140, 64}, Shape{129, 3, 33}, Shape{5, 6, 160}}) {
+      std::vector<uint8_t> a(sh.m * sh.k), b(sh.n * sh.k);
+      for (uint8_t& x : a) x = uint8_t(rng.next());
+      for (uint8_t& x : b) x = uint8_t(rng.next());
+      if (s.packing == mma::Packing::PaddedFp4)  // valid E2M1 containers (the model reads bits 5:2 only)
+        for (auto* v : {&a, &b})
+          for (uint8_t& x : *v) x &= 0x3C;
+      const std::vector<uint32_t> got = emulated_kernel(s, sh.m, sh.n, sh.k, a.data(), b.data());
+      const std::vector<uint8_t> pa = padded(a, sh.m, sh.k), pb = padded(b, sh.n, sh.k);
+      const std::vector<uint32_t> want = mma::gemm(s, {sh.m, sh.n, (sh.k + 31) / 32 * 32, pa, pb, {}, {}, {}}, {.threads = 1});
+      INFO(op << " " << sh.m << "x" << sh.n << "x" << sh.k);
+      REQUIRE(got == want);
+      count += got.size();
+    }
+  }
+  count.report(3 * (1 + 130 * 129 + 7 * 140 + 129 * 3 + 5 * 6));
+}
 
 TEST_CASE("tcgen05 encoding: shared memory descriptor fields where Table 40 puts them", "[device]") {
   // Start 0x400: field 0x40; LBO 128: field 8 at bit 16; SBO 512: field 32 at bit 32; bit 46 set.
