@@ -4,8 +4,9 @@
 // instruction descriptor (§9.7.16.4.2, Table 42), the tile layout against the canonical K-major
 // layout (§9.7.16.3.3) evaluated with the strides decoded from the descriptor, the E2M1 repacking
 // against the CPU model's operand decoding (reference/mma/execute.cpp), the K chain's instruction
-// count and the tensor-memory addresses of the 32x32b loads. No GPU runs here: what the hardware
-// does with these encodings is unverified until a B200 runs device/run_gpu_tests.sh.
+// count, the tensor-memory addresses of the 32x32b loads, and the kernel's data flow emulated on
+// the host against the model's GEMM. No GPU runs here: what the hardware does with these
+// encodings is unverified until a B200 runs `device/run_gpu_tests.sh OZREF OUT tcgen05`.
 #include <algorithm>
 #include <cstring>
 #include <set>
