@@ -81,8 +81,8 @@ OZREF_HD inline void stage_container(const uint8_t* x, size_t rows, size_t k, si
 // stride byte offsets, each (x & 0x3FFFF) >> 4 in bits 0-13, 16-29, 32-45; bits 46-48 the fixed
 // 0b001; base offset 0 (bits 49-51), relative LBO (bit 52), swizzle mode 0 (bits 61-63).
 OZREF_HD constexpr uint64_t encode14(uint32_t x) { return (x & 0x3FFFF) >> 4; }
-OZREF_HD constexpr uint64_t smem_descriptor(uint32_t shared_address) {
-  return encode14(shared_address) | encode14(kLbo) << 16 | encode14(kSbo) << 32 | uint64_t{1} << 46;
+OZREF_HD constexpr uint64_t smem_descriptor(uint32_t address) {
+  return encode14(address) | encode14(kLbo) << 16 | encode14(kSbo) << 32 | uint64_t{1} << 46;
 }
 
 // Operand types of the instruction descriptor (§9.7.16.4.2, Table 42).
