@@ -3,9 +3,10 @@
 # issue 17, planted faults found at their stage, a timed 4096^3 lockstep, and the MMA level (one
 # GEMM through each instruction ozref's kernels issue, against the sm_90 model). Each case's JSON
 # report goes to OUT/cases/<name>.json and one line per case to OUT/summary.txt; the last line
-# says how many passed. Needs an sm_90 GPU, python3 (with NumPy, for the inputs scaled by
+# says how many passed, failed and were skipped. Needs an sm_90 GPU (the tcgen05 cases: an sm_100 one), python3 (with NumPy, for the inputs scaled by
 # 2^+-300 and the checks) and an ozref with CUDA (scripts/gpu_bundle.sh builds a relocatable one).
-# Usage: bash run_gpu_tests.sh OZREF OUT [quick]
+# Usage: bash run_gpu_tests.sh OZREF OUT [quick|tcgen05]; tcgen05: only the cases of the sm_100a
+# tcgen05 kernel (on a B200; elsewhere they are refused and reported as skipped, not passed).
 set -u
 oz=$1 out=$2 quick=${3:-}
 mkdir -p "$out/cases" "$out/inputs"
@@ -16,7 +17,7 @@ if [ $? -eq 77 ]; then
 fi
 summary="$out/summary.txt"
 : >"$summary"
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 
 # case NAME EXPECT CHECK -- lockstep arguments: EXPECT the exit code; CHECK "identical" (every
 # compared stage bit-identical) or "fault:<stage>" (the first differing stage is that one and
@@ -82,6 +83,62 @@ PY
   printf '%-44s %-70s %6.1f s\n' "$name" "$verdict" "$(awk "BEGIN { print $t1 - $t0 }")" | tee -a "$summary"
   case $verdict in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
 }
+
+# ozref's tcgen05 kernel (sm_100a only): on an sm_100 GPU every form it issues at the MMA level
+# against the sm_100 model (encodings, shapes that are not multiples of the 128 x 128 x 64 tile,
+# K at the chain's edges, the INT8 limits), and the FP4 schemes with their GEMM stage on it. On
+# any other GPU the kernel must be refused before launch (exit 2, naming sm_100); its cases are
+# then skipped, and counted as skipped, not passed.
+tcgen05_cases() {
+  local tc=tcgen05.mma.cta_group::1
+  if ! grep -q "(sm_100," "$out/gpu-check.txt"; then
+    "$oz" lockstep --op "$tc.kind::f8f6f4.e2m1.e2m1" --arch sm_100 --m 128 --n 128 --k 32 >"$out/cases/tcgen05-here.txt" 2>&1
+    local rc=$? verdict
+    if [ $rc -eq 2 ] && grep -q "runs on sm_100 only" "$out/cases/tcgen05-here.txt"; then
+      verdict="PASS exit 2: $(tail -1 "$out/cases/tcgen05-here.txt" | cut -c1-60)"
+      passed=$((passed + 1))
+    else
+      verdict="FAIL exit $rc, expected 2 and 'runs on sm_100 only'"
+      failed=$((failed + 1))
+    fi
+    printf '%-44s %-70s\n' "tcgen05-refused-off-sm_100" "$verdict" | tee -a "$summary"
+    skipped=$((skipped + 1))
+    printf '%-44s %-70s\n' "tcgen05-sm_100-cases" "SKIP: the tcgen05 kernel runs on sm_100 only; this GPU is $(grep -o '(sm_[0-9]*' "$out/gpu-check.txt" | head -1 | tr -d '(')" | tee -a "$summary"
+    return
+  fi
+  for op in kind::f8f6f4.e2m1.e2m1 kind::f8f6f4.e4m3.e4m3 kind::f8f6f4.e5m2.e5m2 kind::i8.s8.s8 kind::i8.u8.u8 \
+            kind::i8.satfinite.s8.s8 kind::i8.satfinite.u8.u8; do
+    mma_case "tcgen05-$op-encodings" any -- --op "$tc.$op" --arch sm_100 --dist encodings --m 130 --n 260 --k 1000
+  done
+  for shape in "1 1 1" "7 33 17" "128 128 32" "129 127 33" "128 128 64" "127 129 65" "257 513 100" "128 128 4096"; do
+    set -- $shape
+    mma_case "tcgen05-e2m1-shape-$1x$2x$3" any -- --op "$tc.kind::f8f6f4.e2m1.e2m1" --arch sm_100 --dist encodings --m "$1" --n "$2" --k "$3"
+    mma_case "tcgen05-s8-shape-$1x$2x$3" any -- --op "$tc.kind::i8.s8.s8" --arch sm_100 --dist integers:127 --m "$1" --n "$2" --k "$3"
+  done
+  mma_case "tcgen05-e2m1-finite-65536" any -- --op "$tc.kind::f8f6f4.e2m1.e2m1" --arch sm_100 --dist finite --m 64 --n 64 --k 65536
+  mma_case "tcgen05-e4m3-randn-65536" any -- --op "$tc.kind::f8f6f4.e4m3.e4m3" --arch sm_100 --dist randn --m 64 --n 64 --k 65536
+  mma_case "tcgen05-s8-wraps-at-131072" some -- --op "$tc.kind::i8.s8.s8" --arch sm_100 --dist extreme --m 4 --n 8 --k 131072
+  mma_case "tcgen05-s8-exact-at-131071" none -- --op "$tc.kind::i8.s8.s8" --arch sm_100 --dist extreme --m 4 --n 8 --k 131071
+  mma_case "tcgen05-s8-satfinite-clamps-at-131072" some -- --op "$tc.kind::i8.satfinite.s8.s8" --arch sm_100 --dist extreme --m 4 --n 8 --k 131072
+  for scheme in ozaki2-fp4 ozaki1-fp4; do
+    for dist in randn phi:2 integers:1000; do
+      case_ "tcgen05-$scheme-$dist" 0 identical -- --scheme "$scheme" --arch sm_100 --dist "$dist" --m 130 --n 200 --k 1000
+    done
+    case_ "tcgen05-$scheme-complex" 0 identical -- --scheme "$scheme" --arch sm_100 --complex --dist phi:1 --m 33 --n 20 --k 700
+  done
+  case_ "tcgen05-ozaki2-fp4-k-bound-116509" 0 identical -- --scheme ozaki2-fp4 --arch sm_100 --dist integers:1000 --m 2 --n 3 --k 116509
+  case_ "tcgen05-ozaki1-fp4-k-bound-262144" 0 identical -- --scheme ozaki1-fp4 --arch sm_100 --slices 4 --dist phi:1 --m 2 --n 3 --k 262144
+  case_ "tcgen05-int8-on-fp4-64x48x1000" 0 identical -- --scheme int8-on-fp4 --arch sm_100 --dist integers:127 --m 64 --n 48 --k 1000
+  case_ "tcgen05-int8-on-fp4-k-bound-262144" 0 identical -- --scheme int8-on-fp4 --arch sm_100 --dist integers:127 --m 2 --n 3 --k 262144
+  case_ "tcgen05-ozaki2-int8" 0 identical -- --scheme ozaki2-int8 --arch sm_100 --dist phi:1 --m 130 --n 200 --k 1000
+  case_ "tcgen05-ozaki2-fp8" 0 identical -- --scheme ozaki2-fp8 --arch sm_100 --dist phi:1 --m 130 --n 200 --k 1000
+}
+tcgen05_cases
+if [ "$quick" = tcgen05 ]; then
+  echo "gpu tests: $passed passed, $failed failed, $skipped skipped" | tee -a "$summary"
+  [ "$failed" -eq 0 ]
+  exit
+fi
 
 # The MMA level: every instruction ozref's kernels issue, on every encoding (K = 1000: padded to 32
 # by both, and not a multiple of 16 bytes: the wgmma kernel's padded copy), and at the limits.
@@ -307,5 +364,5 @@ if [ -z "$quick" ]; then
   case_ "ozaki2-int8-4096-cube" 0 identical -- --dist randn --m 4096 --n 4096 --k 4096 --gemm cublaslt
   case_ "ozaki2-fp8-2048-cube" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --dist randn --m 2048 --n 2048 --k 2048
 fi
-echo "gpu tests: $passed passed, $failed failed" | tee -a "$summary"
+echo "gpu tests: $passed passed, $failed failed, $skipped skipped" | tee -a "$summary"
 [ "$failed" -eq 0 ]

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "gemm/gemm_by_op.hpp"
 #include "gemm/mma_sync_gemm.hpp"
+#include "gemm/tcgen05_gemm.hpp"
 #include "gemm/wgmma_gemm.hpp"
 #include "mma/gpu_mma.hpp"
 #include "mma/op_names.hpp"
@@ -29,13 +30,17 @@ Kernel mma_sync(device::MmaSyncOp op, std::set<int> runs_on = kEveryBuiltGpu) {
   return {[op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::mma_sync_gemm(op, m, n, k, a, b, c); },
           std::move(runs_on)};
 }
+Kernel tcgen05(device::Tcgen05Op op) {  // sm_100a code only (sm_103 and later run none of it)
+  return {[op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::tcgen05_gemm(op, m, n, k, a, b, c); },
+          {100}};
+}
 Kernel wgmma(device::WgmmaOp op) {
   return {[op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::wgmma_gemm(op, m, n, k, a, b, c); },
           {90}};
 }
 
 const std::map<std::string, Kernel>& kernels() {
-  using device::MmaSyncOp, device::WgmmaOp;
+  using device::MmaSyncOp, device::Tcgen05Op, device::WgmmaOp;
   static const std::map<std::string, Kernel> table = {
       {op_name::mma_sync_int8(true, true), mma_sync(MmaSyncOp::S8S8)},
       {op_name::mma_sync_int8(true, false), mma_sync(MmaSyncOp::S8U8)},
@@ -48,6 +53,13 @@ const std::map<std::string, Kernel>& kernels() {
       {op_name::mma_sync_fp8("e4m3"), mma_sync(MmaSyncOp::E4M3)},
       {op_name::mma_sync_fp8("e5m2"), mma_sync(MmaSyncOp::E5M2)},
       {op_name::mma_sync_f8f6f4("e2m1"), mma_sync(MmaSyncOp::E2M1, {120})},
+      {op_name::tcgen05_f8f6f4("e4m3"), tcgen05(Tcgen05Op::E4M3)},
+      {op_name::tcgen05_f8f6f4("e5m2"), tcgen05(Tcgen05Op::E5M2)},
+      {op_name::tcgen05_f8f6f4("e2m1"), tcgen05(Tcgen05Op::E2M1)},
+      {op_name::tcgen05_i8(true, true), tcgen05(Tcgen05Op::S8)},
+      {op_name::tcgen05_i8(false, false), tcgen05(Tcgen05Op::U8)},
+      {op_name::tcgen05_i8(true, true, true), tcgen05(Tcgen05Op::S8Sat)},
+      {op_name::tcgen05_i8(false, false, true), tcgen05(Tcgen05Op::U8Sat)},
       {op_name::wgmma_int8(true, true), wgmma(WgmmaOp::S8S8)},
       {op_name::wgmma_int8(true, false), wgmma(WgmmaOp::S8U8)},
       {op_name::wgmma_int8(false, true), wgmma(WgmmaOp::U8S8)},

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "gemm/wgmma_gemm.hpp"
+#include "gemm/mbarrier.cuh"
 #include "gemm/wgmma_ops.cuh"
 #include "runtime/cuda_check.hpp"
 #include "stages/ozaki2/arith.cuh"
@@ -25,26 +26,6 @@ namespace {
 constexpr int kBM = 128, kBN = 256, kBK = 128, kStages = 4, kThreads = 384;
 constexpr int kTileA = kBM * kBK, kTileB = kBN * kBK, kStageBytes = kTileA + kTileB;
 constexpr size_t kSharedBytes = size_t(kStages) * kStageBytes + 1024;  // + room to align to 1024
-
-__device__ inline uint32_t shared_address(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
-
-__device__ inline void barrier_init(uint64_t* bar, uint32_t count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)), "r"(count));
-}
-__device__ inline void barrier_expect_bytes(uint64_t* bar, uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(bar)), "r"(bytes) : "memory");
-}
-__device__ inline void barrier_arrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar)) : "memory");
-}
-__device__ inline void barrier_wait(uint64_t* bar, uint32_t parity) {
-  asm volatile(
-      "{\n.reg .pred done;\nWAIT:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      "@!done bra WAIT;\n}\n" ::"r"(shared_address(bar)),
-      "r"(parity)
-      : "memory");
-}
 
 // A box of the tensor map (columns k0.., rows row0..) into shared memory, completing on `bar`.
 __device__ inline void tensor_load(const CUtensorMap* map, uint64_t* bar, void* dst, int k0, int row0) {
