@@ -37,6 +37,7 @@
 #include "gemm/int8_gemm.hpp"
 #include "gemm/wgmma_gemm.hpp"
 #include "runtime/cuda_check.hpp"
+#include "host_residues.hpp"
 #include "pipeline_moduli.hpp"
 #include "schemes/common/crt.hpp"
 #include "schemes/ozaki2/complex_product.hpp"
@@ -173,7 +174,9 @@ struct Pipeline {
       stage("truncate", record, [&] { twins::truncate(shape, a, b, row.get(), col.get(), ta.get(), tb.get()); });
       stage("residues", record, [&] { twins::residues(shape, ta.get(), tb.get(), dev_moduli.get(), gaussian.get(), ra.get(), rb.get()); });
     }
-    for (size_t plane = 0; plane < N * P; ++plane) gemm(plane, path, record);
+    if (path == GemmPath::WgmmaFused) stage("gemm+reduce", record, [&] { fused_gemms(); });
+    else
+      for (size_t plane = 0; plane < N * P; ++plane) gemm(plane, record);
     if (path == GemmPath::WgmmaFused && S == 2) {  // the complex stage's combination inside the CRT
       stage("complex+crt+unscale", record, [&] {
         if (P == 2) twins::gaussian_crt_unscale_exact(shape, reduced.get(), moduli, crt_tables, row.get(), col.get(), c.get());
@@ -194,15 +197,18 @@ struct Pipeline {
     stage("unscale", record, [&] { twins::unscale_exact(shape, wide.get(), words, row.get(), col.get(), nullptr, 0, c.get()); });
   }
 
-  // Residue plane `plane` (modulus plane / P) of A times B's, reduced.
-  void gemm(size_t plane, GemmPath path, bool record) {
+  // Every residue plane of A times B's, reduced (plane p modulo modulus p / P), in one launch.
+  void fused_gemms() {
+    std::vector<int64_t> plane_moduli(N * P);
+    for (size_t plane = 0; plane < N * P; ++plane) plane_moduli[plane] = moduli[plane / P];
+    device::wgmma_gemm_reduced(n, n, n, ra.get(), rb.get(), plane_moduli, reduced.get());
+  }
+
+  // Residue plane `plane` (modulus plane / P) of A times B's through cuBLASLt, then reduced.
+  void gemm(size_t plane, bool record) {
     const size_t nn = n * n;
     const int8_t *x = ra.get() + plane * nn, *y = rb.get() + plane * nn;
     int16_t* out = reduced.get() + plane * nn;
-    if (path == GemmPath::WgmmaFused) {
-      stage("gemm+reduce", record, [&] { device::wgmma_gemm_reduced(n, n, n, x, y, moduli[plane / P], out); });
-      return;
-    }
     stage("gemm", record, [&] { device::int8_gemm_cublaslt(n, n, n, x, y, c32.get(), nullptr); });
     const twins::Shape one{n, n, n, 1, 1, 1};
     stage("reduce", record, [&] { twins::reduce(one, 1, c32.get(), dev_moduli.get() + plane / P, out); });
@@ -266,7 +272,7 @@ void bench_int8(size_t n, nlohmann::json& j) {
   const std::map<std::string, std::function<void()>> kernels = {
       {"int8_cublaslt", [&] { device::int8_gemm_cublaslt(n, n, n, x8.get(), y8.get(), c32.get(), &algorithm); }},
       {"int8_wgmma", [&] { device::wgmma_gemm(device::WgmmaOp::S8S8, n, n, n, u8(x8.get()), u8(y8.get()), reinterpret_cast<uint32_t*>(c32.get())); }},
-      {"int8_wgmma_reduced", [&] { device::wgmma_gemm_reduced(n, n, n, x8.get(), y8.get(), 251, r16.get()); }},
+      {"int8_wgmma_reduced", [&] { device::wgmma_gemm_reduced(n, n, n, x8.get(), y8.get(), {251}, r16.get()); }},
       {"int8_mma_sync", [&] { device::int8_gemm_mma(n, n, n, x8.get(), y8.get(), c32.get()); }}};
   for (const auto& [name, run] : kernels) {
     const std::string label = name + " n=" + std::to_string(n);
@@ -277,6 +283,43 @@ void bench_int8(size_t n, nlohmann::json& j) {
   j["int8_cublaslt"]["algorithm"] = algorithm;
   j["int8_wgmma"]["x_cublaslt"] = j["int8_wgmma"]["tops"].get<double>() / j["int8_cublaslt"]["tops"].get<double>();
   j["int8_wgmma_reduced"]["x_cublaslt"] = j["int8_wgmma_reduced"]["tops"].get<double>() / j["int8_cublaslt"]["tops"].get<double>();
+}
+
+// The batched fused GEMM (one launch for every plane) against its parts: each plane through the
+// raw wgmma kernel, the one the lockstep holds to the sm_90 model, reduced on the host by the CPU's
+// balanced_residue. The shapes make tiles straddle planes (m, n not multiples of the 128 x 256
+// tile: a plane's last tile loads the next plane's rows) and K need padding. Returns the number of
+// differing residues; the counts go into j.
+size_t check_fused_batch(nlohmann::json& j) {
+  struct Case {
+    size_t planes, m, n, k;
+  };
+  const std::vector<int64_t> moduli = {241, 233, 229, 255, 3, 127, 256};
+  size_t differing = 0, compared = 0;
+  for (const Case& c : {Case{3, 200, 300, 100}, Case{5, 1000, 7, 33}, Case{7, 129, 257, 4097}}) {
+    DeviceArray<int8_t> a(c.planes * c.m * c.k), b(c.planes * c.n * c.k);
+    DeviceArray<int32_t> raw(c.m * c.n);
+    DeviceArray<int16_t> fused(c.planes * c.m * c.n);
+    random_bytes_kernel<<<device::blocks_for(a.size()), 256>>>(a.get(), a.size(), 11 + c.m);
+    random_bytes_kernel<<<device::blocks_for(b.size()), 256>>>(b.get(), b.size(), 13 + c.n);
+    OZREF_CUDA_LAUNCHED();
+    fused.fill_bytes(0x5A);  // a canary: 0x5A5A is no balanced residue of these moduli
+    const std::vector<int64_t> plane_moduli(moduli.begin(), moduli.begin() + c.planes);
+    device::wgmma_gemm_reduced(c.m, c.n, c.k, a.get(), b.get(), plane_moduli, fused.get());
+    std::vector<int16_t> got(fused.size());
+    fused.download(got.data());
+    std::vector<int32_t> sums(c.m * c.n);
+    for (size_t p = 0; p < c.planes; ++p) {
+      const auto* x = reinterpret_cast<const uint8_t*>(a.get() + p * c.m * c.k);
+      const auto* y = reinterpret_cast<const uint8_t*>(b.get() + p * c.n * c.k);
+      device::wgmma_gemm(device::WgmmaOp::S8S8, c.m, c.n, c.k, x, y, reinterpret_cast<uint32_t*>(raw.get()));
+      raw.download(sums.data());
+      const std::vector<int16_t> expected = bench::balanced_residues_of(sums, plane_moduli[p]);
+      for (size_t v = 0; v < sums.size(); ++v, ++compared) differing += got[p * sums.size() + v] != expected[v];
+    }
+  }
+  j["fused_batch_check"] = {{"residues_compared", compared}, {"differing", differing}};
+  return differing;
 }
 
 // cuBLAS ZGEMM against the 3M emulation on the same randn parts (planar for the pipeline,
@@ -459,6 +502,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_gpu_pipeline: no CUDA device present; nothing was run\n");
     return 77;
   }
+  nlohmann::json check;
+  if (check_fused_batch(check) != 0) {
+    std::fprintf(stderr, "bench_gpu_pipeline: the batched fused GEMM differs from its planes: %s\n", check.dump().c_str());
+    return 1;
+  }
+  std::printf("%s\n", check.dump().c_str());
   cublasHandle_t blas;
   if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return 3;
   std::vector<nlohmann::json> all;

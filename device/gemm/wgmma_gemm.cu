@@ -50,9 +50,11 @@ __device__ inline void tile_of_block(unsigned block, unsigned tiles_m, unsigned 
 
 // The epilogues: the raw 32-bit outputs, or their balanced residues modulo a modulus (the reduce
 // stage fused). Each stores the outputs at `at` and at + 1 (when `both`), as one access when the
-// pair's address is aligned to it (a GEMM's C may start anywhere in a larger array).
+// pair's address is aligned to it (a GEMM's C may start anywhere in a larger array). `plane(p, mn)`
+// is the epilogue of plane p of a batch, whose outputs start p mn elements further on.
 struct StoreRaw {
   uint32_t* c;
+  __device__ StoreRaw plane(unsigned p, size_t mn) const { return {c + p * mn}; }
   __device__ void operator()(size_t at, uint32_t v0, uint32_t v1, bool both) const {
     if (both && reinterpret_cast<uintptr_t>(c + at) % 8 == 0) {
       *reinterpret_cast<uint2*>(c + at) = make_uint2(v0, v1);
@@ -77,6 +79,12 @@ struct StoreResidue {
   __device__ int16_t residue(uint32_t v) const {
     return static_cast<int16_t>(ozaki2::barrett_residue32(static_cast<int32_t>(v), modulus, factor));
   }
+};
+// A batch's fused reduction: plane p modulo its own modulus (by value in the kernel's parameters).
+struct StoreResidues {
+  int16_t* r;
+  int32_t modulus[kMaxReducedPlanes], factor[kMaxReducedPlanes];
+  __device__ StoreResidue plane(unsigned p, size_t mn) const { return {r + p * mn, modulus[p], factor[p]}; }
 };
 
 // One consumer warpgroup's 64 x 256 outputs: thread (warp w, lane 4g + q) holds, for each block of
@@ -109,26 +117,35 @@ __device__ inline void issue(uint32_t (&d)[128], uint64_t da, uint64_t db) {
 }
 
 // The block's tiles (a persistent grid: tiles blockIdx.x, + gridDim.x, ...) and the ring of stages.
+// A batch's planes share the grid: tile t is tile t mod (tiles_m tiles_n) of plane t / (tiles_m tiles_n).
 struct Ring {
   uint8_t* stages;
   uint64_t *full, *empty;
-  unsigned tiles_m, tiles_n;
+  unsigned tiles_m, tiles_n, planes;
+  __device__ unsigned tiles() const { return tiles_m * tiles_n * planes; }
+  __device__ void place(unsigned tile, unsigned& plane, unsigned& tm, unsigned& tn) const {
+    const unsigned per_plane = tiles_m * tiles_n;
+    plane = tile / per_plane;
+    tile_of_block(tile - plane * per_plane, tiles_m, tiles_n, tm, tn);
+  }
 };
 
 // The loads of every K tile of every tile of the block, into the ring in order: stage it % 4 is
-// refilled once both consumers handed its previous fill back.
-__device__ void produce(const CUtensorMap* map_a, const CUtensorMap* map_b, const Ring& ring, int k_tiles) {
+// refilled once both consumers handed its previous fill back. The planes are stacked in the tensor
+// maps (A: planes m rows, B: planes n rows); rows of a plane's last tile past its m (n) are the next
+// plane's, whose outputs are never stored.
+__device__ void produce(const CUtensorMap* map_a, const CUtensorMap* map_b, const Ring& ring, int k_tiles, unsigned m, unsigned n) {
   int it = 0;
-  for (unsigned tile = blockIdx.x; tile < ring.tiles_m * ring.tiles_n; tile += gridDim.x) {
-    unsigned tm, tn;
-    tile_of_block(tile, ring.tiles_m, ring.tiles_n, tm, tn);
+  for (unsigned tile = blockIdx.x; tile < ring.tiles(); tile += gridDim.x) {
+    unsigned plane, tm, tn;
+    ring.place(tile, plane, tm, tn);
     for (int kt = 0; kt < k_tiles; ++kt, ++it) {
       const int s = it % kStages;
       if (it >= kStages) barrier_wait(&ring.empty[s], (it / kStages - 1) & 1);
       barrier_expect_bytes(&ring.full[s], kStageBytes);
       uint8_t* stage = ring.stages + size_t(s) * kStageBytes;
-      tensor_load(map_a, &ring.full[s], stage, kt * kBK, static_cast<int>(tm * kBM));
-      tensor_load(map_b, &ring.full[s], stage + kTileA, kt * kBK, static_cast<int>(tn * kBN));
+      tensor_load(map_a, &ring.full[s], stage, kt * kBK, static_cast<int>(plane * m + tm * kBM));
+      tensor_load(map_b, &ring.full[s], stage + kTileA, kt * kBK, static_cast<int>(plane * n + tn * kBN));
     }
   }
 }
@@ -158,15 +175,15 @@ __device__ void consume_tile(const Ring& ring, int half, int k_steps, int& it, u
 
 template <typename Op, typename Store>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, size_t m, size_t n, int k_steps,
-                 Store store) {
+    wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, size_t m, size_t n, unsigned planes,
+                 int k_steps, const __grid_constant__ Store store) {
 #ifndef OZREF_WGMMA_ENABLED
   __trap();
 #endif
   extern __shared__ uint8_t shared_raw[];
   __shared__ __align__(8) uint64_t full[kStages], empty[kStages];
   const Ring ring{reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t{1023}), full, empty,
-                  static_cast<unsigned>((m + kBM - 1) / kBM), static_cast<unsigned>((n + kBN - 1) / kBN)};
+                  static_cast<unsigned>((m + kBM - 1) / kBM), static_cast<unsigned>((n + kBN - 1) / kBN), planes};
   const int warpgroup = threadIdx.x / 128;
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) barrier_init(&full[s], 1), barrier_init(&empty[s], 2);
@@ -177,7 +194,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #ifdef OZREF_WGMMA_ENABLED
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
 #endif
-    if (threadIdx.x == 0) produce(&map_a, &map_b, ring, (k_steps + 3) / 4);
+    if (threadIdx.x == 0) produce(&map_a, &map_b, ring, (k_steps + 3) / 4, static_cast<unsigned>(m), static_cast<unsigned>(n));
     return;
   }
 #ifdef OZREF_WGMMA_ENABLED
@@ -186,11 +203,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int half = warpgroup - 1;  // rows 64 half .. 64 half + 63 of each tile
   uint32_t d[128];
   int it = 0;
-  for (unsigned tile = blockIdx.x; tile < ring.tiles_m * ring.tiles_n; tile += gridDim.x) {
-    unsigned tm, tn;
-    tile_of_block(tile, ring.tiles_m, ring.tiles_n, tm, tn);
+  for (unsigned tile = blockIdx.x; tile < ring.tiles(); tile += gridDim.x) {
+    unsigned plane, tm, tn;
+    ring.place(tile, plane, tm, tn);
     consume_tile<Op>(ring, half, k_steps, it, d);
-    store_outputs(d, size_t(tm) * kBM + half * 64, size_t(tn) * kBN, m, n, store);
+    store_outputs(d, size_t(tm) * kBM + half * 64, size_t(tn) * kBN, m, n, store.plane(plane, m * n));
   }
 }
 
@@ -252,21 +269,24 @@ size_t multiprocessors() {
   return count;
 }
 
+// `planes` GEMMs of one shape in one launch: A's planes stacked (planes m x k), B's (planes n x k).
 template <typename Op, typename Store>
-void launch(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, const Store& store) {
-  if (m == 0 || n == 0) return;
+void launch(size_t planes, size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, const Store& store) {
+  if (m == 0 || n == 0 || planes == 0) return;
   if (k == 0) throw std::runtime_error("wgmma GEMM: K = 0");
-  if (m > (size_t{1} << 31) || n > (size_t{1} << 31) || k > (size_t{1} << 31)) throw std::runtime_error("wgmma GEMM: a dimension beyond 2^31");
-  const Addressable pa(a, m, k), pb(b_columns, n, k);
-  const CUtensorMap map_a = tensor_map(pa.data, m, k, pa.stride, kBM), map_b = tensor_map(pb.data, n, k, pb.stride, kBN);
+  if (planes * m > (size_t{1} << 31) || planes * n > (size_t{1} << 31) || k > (size_t{1} << 31))
+    throw std::runtime_error("wgmma GEMM: a dimension (of the stacked planes) beyond 2^31");
+  const Addressable pa(a, planes * m, k), pb(b_columns, planes * n, k);
+  const CUtensorMap map_a = tensor_map(pa.data, planes * m, k, pa.stride, kBM), map_b = tensor_map(pb.data, planes * n, k, pb.stride, kBN);
   static const bool configured = [] {
     OZREF_CUDA(cudaFuncSetAttribute(wgmma_kernel<Op, Store>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedBytes)));
     return true;
   }();
   (void)configured;
-  const size_t tiles = ((m + kBM - 1) / kBM) * ((n + kBN - 1) / kBN);
+  const size_t tiles = planes * ((m + kBM - 1) / kBM) * ((n + kBN - 1) / kBN);
+  if (tiles >= (size_t{1} << 32)) throw std::runtime_error("wgmma GEMM: more than 2^32 tiles");
   const unsigned blocks = static_cast<unsigned>(std::min<size_t>(tiles, multiprocessors()));
-  wgmma_kernel<Op, Store><<<blocks, kThreads, kSharedBytes>>>(map_a, map_b, m, n, static_cast<int>((k + 31) / 32), store);
+  wgmma_kernel<Op, Store><<<blocks, kThreads, kSharedBytes>>>(map_a, map_b, m, n, static_cast<unsigned>(planes), static_cast<int>((k + 31) / 32), store);
   OZREF_CUDA_LAUNCHED();
 }
 
@@ -275,19 +295,26 @@ void launch(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_col
 void wgmma_gemm(WgmmaOp op, size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
   const StoreRaw store{c};
   switch (op) {
-    case WgmmaOp::S8S8: return launch<wgmma::S8S8>(m, n, k, a, b_columns, store);
-    case WgmmaOp::S8U8: return launch<wgmma::S8U8>(m, n, k, a, b_columns, store);
-    case WgmmaOp::U8S8: return launch<wgmma::U8S8>(m, n, k, a, b_columns, store);
-    case WgmmaOp::U8U8: return launch<wgmma::U8U8>(m, n, k, a, b_columns, store);
-    case WgmmaOp::E4M3: return launch<wgmma::E4M3>(m, n, k, a, b_columns, store);
-    case WgmmaOp::E5M2: return launch<wgmma::E5M2>(m, n, k, a, b_columns, store);
+    case WgmmaOp::S8S8: return launch<wgmma::S8S8>(1, m, n, k, a, b_columns, store);
+    case WgmmaOp::S8U8: return launch<wgmma::S8U8>(1, m, n, k, a, b_columns, store);
+    case WgmmaOp::U8S8: return launch<wgmma::U8S8>(1, m, n, k, a, b_columns, store);
+    case WgmmaOp::U8U8: return launch<wgmma::U8U8>(1, m, n, k, a, b_columns, store);
+    case WgmmaOp::E4M3: return launch<wgmma::E4M3>(1, m, n, k, a, b_columns, store);
+    case WgmmaOp::E5M2: return launch<wgmma::E5M2>(1, m, n, k, a, b_columns, store);
   }
 }
 
-void wgmma_gemm_reduced(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int64_t modulus, int16_t* residues) {
-  if (!ozaki2::barrett32_applies(modulus)) throw std::logic_error("wgmma GEMM: the fused reduction takes moduli in [3, 2^15)");
-  const StoreResidue store{residues, static_cast<int32_t>(modulus), static_cast<int32_t>(ozaki2::barrett_factor(modulus))};
-  launch<wgmma::S8S8>(m, n, k, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), store);
+void wgmma_gemm_reduced(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, const std::vector<int64_t>& plane_moduli,
+                        int16_t* residues) {
+  if (plane_moduli.size() > kMaxReducedPlanes)
+    throw std::logic_error("wgmma GEMM: " + std::to_string(plane_moduli.size()) + " planes, more than the " + std::to_string(kMaxReducedPlanes) + " of one launch");
+  StoreResidues store{residues, {}, {}};
+  for (size_t p = 0; p < plane_moduli.size(); ++p) {
+    if (!ozaki2::barrett32_applies(plane_moduli[p])) throw std::logic_error("wgmma GEMM: the fused reduction takes moduli in [3, 2^15)");
+    store.modulus[p] = static_cast<int32_t>(plane_moduli[p]);
+    store.factor[p] = static_cast<int32_t>(ozaki2::barrett_factor(plane_moduli[p]));
+  }
+  launch<wgmma::S8S8>(plane_moduli.size(), m, n, k, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), store);
 }
 
 }  // namespace ozref::device
