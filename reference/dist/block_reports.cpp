@@ -41,6 +41,21 @@ void merge_notes(StageReport& into, const StageReport& part) {
   }
 }
 
+// A subject's comparison (a distributed verify-trace): the differing elements summed, the first
+// difference the least placed one; the reproducer is written afterwards by the rank that holds it.
+void merge_comparisons(schemes::StageComparison& into, const std::vector<const StageReport*>& parts) {
+  into.differing = 0;
+  into.reproducer.clear();
+  into.pending.reset();
+  const schemes::StageComparison* first = nullptr;
+  for (const StageReport* p : parts) {
+    const schemes::StageComparison& c = p->comparison;
+    into.differing += c.differing;
+    if (c.differing && (!first || c.first_at < first->first_at)) first = &c;
+  }
+  if (first) into.first_difference = first->first_difference, into.first_at = first->first_at;
+}
+
 StageReport merge_stage(const std::vector<const StageReport*>& parts) {
   StageReport r = *parts[0];
   r.violations = 0;
@@ -60,7 +75,24 @@ StageReport merge_stage(const std::vector<const StageReport*>& parts) {
   }
   if (!r.condition_held) ++r.violations;
   if (first) r.first_violation = first->first_violation, r.first_at = first->first_at;
+  merge_comparisons(r.comparison, parts);
   return r;
+}
+
+nlohmann::json comparison_json(const schemes::StageComparison& c) {
+  return {{"present", c.present}, {"compared", c.compared}, {"differing", c.differing}, {"first_difference", c.first_difference},
+          {"first_at", {c.first_at.batch, c.first_at.check, c.first_at.element}}, {"reproducer", c.reproducer}};
+}
+
+schemes::StageComparison comparison_from_json(const nlohmann::json& x) {
+  schemes::StageComparison c;
+  c.present = x.at("present").get<bool>();
+  c.compared = x.at("compared").get<bool>();
+  c.differing = x.at("differing").get<size_t>();
+  c.first_difference = x.at("first_difference").get<std::string>();
+  c.first_at = {x.at("first_at")[0].get<uint64_t>(), x.at("first_at")[1].get<uint64_t>(), x.at("first_at")[2].get<uint64_t>()};
+  c.reproducer = x.at("reproducer").get<std::string>();
+  return c;
 }
 
 }  // namespace
@@ -81,7 +113,7 @@ nlohmann::json block_reports_json(const std::vector<StageReport>& reports) {
     all.push_back({{"name", r.name}, {"checked", r.checked}, {"has_contract", r.has_contract}, {"violations", r.violations},
                    {"first_violation", r.first_violation}, {"first_at", {r.first_at.batch, r.first_at.check, r.first_at.element}},
                    {"notes", r.notes}, {"seconds", r.seconds}, {"verify_seconds", r.verify_seconds},
-                   {"condition_checked", r.condition_checked}, {"condition_held", r.condition_held}});
+                   {"condition_checked", r.condition_checked}, {"condition_held", r.condition_held}, {"comparison", comparison_json(r.comparison)}});
   return all;
 }
 
@@ -100,6 +132,7 @@ std::vector<StageReport> block_reports_from_json(const nlohmann::json& j) {
     r.verify_seconds = x.at("verify_seconds").get<double>();
     r.condition_checked = x.at("condition_checked").get<bool>();
     r.condition_held = x.at("condition_held").get<bool>();
+    r.comparison = comparison_from_json(x.at("comparison"));
     reports.push_back(std::move(r));
   }
   return reports;

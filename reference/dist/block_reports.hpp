@@ -14,11 +14,12 @@ namespace ozref::dist {
 // sums: the CRT bound stops at its first failing element (one violation, condition_held false),
 // so ranks whose bound failed count one violation together; a GEMM's note "<label>: W of M
 // elements not exact" sums W over the ranks (in the order the notes first appear, rank by rank);
-// the times are the slowest rank's.
+// the times are the slowest rank's. A subject's comparisons (a distributed verify-trace): the
+// differing elements summed, the first difference the one with the least StageComparison::first_at.
 std::vector<schemes::StageReport> merge_block_reports(const std::vector<std::vector<schemes::StageReport>>& ranks);
 
-// The reports as the ranks exchange them (every field but the subject comparison, which a
-// distributed run does not have).
+// The reports as the ranks exchange them (every field but a comparison's pending reproducer,
+// which stays on its rank).
 nlohmann::json block_reports_json(const std::vector<schemes::StageReport>& reports);
 std::vector<schemes::StageReport> block_reports_from_json(const nlohmann::json& j);
 

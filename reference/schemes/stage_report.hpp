@@ -2,6 +2,7 @@
 // violations (how many, and the first one, with where it happened and the values on both sides).
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,8 @@
 #include "schemes/pipeline/block_frame.hpp"
 
 namespace ozref::schemes {
+
+struct Reproducer;  // schemes/pipeline/reproducer.hpp
 
 enum class Verify { None, Cheap, Full };
 Verify parse_verify(const std::string& name);  // "none", "cheap", "full"
@@ -21,6 +24,10 @@ struct StageComparison {
   size_t differing = 0;           // elements that differ, over all of the stage's arrays
   std::string first_difference;   // "c[0, 3, 5]: subject 17, cpu 18"
   std::string reproducer;         // the folder written for the first differing GEMM element
+  ViolationKey first_at;          // where the first difference lies: {array of the stage, 0, element of the whole array}
+  // A distributed verify-trace's block: the reproducer of its first difference, not yet written
+  // (the ranks write only that of the first difference of all).
+  std::shared_ptr<const Reproducer> pending;
   bool identical() const { return !compared || differing == 0; }
 };
 
