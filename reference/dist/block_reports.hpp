@@ -13,7 +13,7 @@ namespace ozref::dist {
 // Every rank's reports in rank order, each list the same stages in the same order. Besides the
 // sums: the CRT bound stops at its first failing element (one violation, condition_held false),
 // so ranks whose bound failed count one violation together; a GEMM's note "<label>: W of M
-// elements not exact" sums W over the ranks (in the order the notes first appear, rank by rank);
+// elements not exact" sums W over the ranks, and the notes are ordered by StageReport::note_at;
 // the times are the slowest rank's. A subject's comparisons (a distributed verify-trace): the
 // differing elements summed, the first difference the one with the least StageComparison::first_at.
 std::vector<schemes::StageReport> merge_block_reports(const std::vector<std::vector<schemes::StageReport>>& ranks);

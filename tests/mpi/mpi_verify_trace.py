@@ -171,7 +171,8 @@ def planted_faults():
     report = compare("faulty-lines", f, expect_rc=1)
     if report:
         counts = [stage_of(report, s).get("differing_elements") for s in ("residues", "truncate", "unscale")]
-        expect(counts == [1, 1, 1], f"faulty-lines: each planted element counted once: {counts}")
+        # residues: the planted A' residue, and the changed B' element's residue for each of the 16 moduli
+        expect(counts == [17, 1, 1], f"faulty-lines: each planted element counted once: {counts}")
     # Shifts two larger than valid: the CRT bound fails at truncate, everything later computed from them.
     f = copy("base", "shifted")
     rewrite(f, "scale", "row_shift", lambda x: x + 2)
