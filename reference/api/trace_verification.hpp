@@ -25,6 +25,13 @@ struct TraceVerification {
   schemes::SchemeResult result{};
 };
 
+// Whether the inputs come from --a and --b (InputError when only one is given) or from the trace.
+bool inputs_from_files(const TraceVerificationRequest& request);
+// InputError unless --a and --b (m x k, k x n) have the manifest's shape.
+void require_manifest_shape(size_t m, size_t n, size_t k, const schemes::Scheme& s);
+// Where GEMM reproducers go.
+std::string reproducers_folder(const TraceVerificationRequest& request);
+
 // InputError for a malformed trace, inputs that do not match the manifest, --a without --b.
 TraceVerification verify_trace_folder(const TraceVerificationRequest& request);
 

@@ -54,8 +54,9 @@ int run_command_line(int argc, const char* const* argv, std::ostream& out, std::
   }
   const std::string who = is_verb ? "ozref " + first : "ozref";
 #if OZREF_WITH_MPI
-  if (mpi::ranks() > 1 && is_verb && first != "exact" && first != "check" && first != "run") {  // R copies would race on their outputs
-    err << who << ": error: runs in one process; under mpirun or srun with more than one rank only exact, check and run are distributed (docs/scale.md)\n";
+  const bool distributed = first == "exact" || first == "check" || first == "run" || first == "verify-trace";
+  if (mpi::ranks() > 1 && is_verb && !distributed) {  // R copies would race on their outputs
+    err << who << ": error: runs in one process; under mpirun or srun with more than one rank only exact, check, run and verify-trace are distributed (docs/scale.md)\n";
     return 2;
   }
 #endif

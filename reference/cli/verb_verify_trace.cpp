@@ -9,12 +9,27 @@
 #include "cli/stage_table.hpp"
 #include "cli/verbs.hpp"
 #include "io/json_text.hpp"
+#if OZREF_WITH_MPI
+#include "mpi/distributed_verify_trace.hpp"
+#include "mpi/mpi_world.hpp"
+#endif
 
 namespace ozref::cli {
+namespace {
+
+// Under mpirun or srun over every rank (docs/scale.md), else in this process.
+TraceVerification verify(const TraceVerificationRequest& request) {
+#if OZREF_WITH_MPI
+  if (mpi::active()) return mpi::verify_trace_distributed(request);
+#endif
+  return verify_trace_folder(request);
+}
+
+}  // namespace
 
 int run_verify_trace(const VerifyTraceArgs& args, std::ostream& out) {
-  const TraceVerification v = verify_trace_folder(
-      {.dir = args.dir, .a = args.a, .b = args.b, .verify = args.verify, .reproducers = args.reproducers, .threads = args.threads});
+  const TraceVerification v =
+      verify({.dir = args.dir, .a = args.a, .b = args.b, .verify = args.verify, .reproducers = args.reproducers, .threads = args.threads});
   const schemes::Scheme& s = v.scheme;
   const schemes::SchemeResult& r = v.result;
   if (args.json) {

@@ -27,6 +27,31 @@ void gather_columns(const char* from, size_t g, size_t run, size_t size, char* t
     for (size_t r = 0; r < g; ++r) std::memcpy(to + (e * cols + r) * bytes, from + (r * run + e) * bytes, Size ? Size : size);
 }
 
+// The offset of `index` in a C-order array of extents `dims`.
+size_t flat_of(const std::vector<size_t>& dims, const std::vector<size_t>& index) {
+  size_t flat = 0;
+  for (size_t d = 0; d < dims.size(); ++d) flat = flat * dims[d] + index[d];
+  return flat;
+}
+
+// The next index of `box` in C order over axes [0, axes) (the others left as they are); false
+// after the last.
+bool next_index(std::vector<size_t>& index, const std::vector<AxisRange>& box, size_t axes) {
+  for (size_t d = axes; d-- > 0;) {
+    if (++index[d] < box[d].end) return true;
+    index[d] = box[d].begin;
+  }
+  return false;
+}
+
+size_t box_elements(const std::vector<AxisRange>& box) {
+  size_t n = 1;
+  for (const AxisRange& r : box) n *= r.size();
+  return n;
+}
+
+constexpr size_t kChunkBytes = size_t{8} << 20;  // what for_each_chunk holds at once
+
 }  // namespace
 
 NpyBlockFile::NpyBlockFile(const std::string& path) : file_(path), header_(header_of(file_)) {}
@@ -78,6 +103,78 @@ void NpyBlockFile::read_block_into(size_t row0, size_t row1, size_t col0, size_t
   const size_t scalar = h.scalar_size();
   if (h.big_endian && scalar > 1)
     for (size_t i = 0; i < bytes / scalar; ++i) std::reverse(out + i * scalar, out + (i + 1) * scalar);
+}
+
+// The data as a C-order array of extents `dims` (a Fortran-order file's: its axes reversed): runs
+// of the last partial axis and the whole axes after it, one read each, in order into `out`.
+void NpyBlockFile::read_c_order_box(const std::vector<size_t>& dims, const std::vector<AxisRange>& box, uint8_t* out) {
+  const size_t size = dtype_size(header_.dtype);
+  size_t run = 1, q = dims.size();
+  while (q > 0 && box[q - 1].begin == 0 && box[q - 1].end == dims[q - 1]) run *= dims[--q];
+  if (q > 0) run *= box[--q].size();
+  std::vector<size_t> index(dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) index[d] = box[d].begin;
+  do {
+    file_.read_at(reinterpret_cast<char*>(out), run * size, header_.data_start + flat_of(dims, index) * size);
+    out += run * size;
+  } while (next_index(index, box, q));
+}
+
+void NpyBlockFile::read_box_into(const std::vector<AxisRange>& box, uint8_t* out) {
+  const NpyHeader& h = header_;
+  bool inside = box.size() == h.shape.size();
+  for (size_t d = 0; inside && d < box.size(); ++d) inside = box[d].begin <= box[d].end && box[d].end <= h.shape[d];
+  if (!inside) throw std::invalid_argument("NpyBlockFile::read_box_into: the box is not inside the array");
+  if (box.size() == 2) return read_block_into(box[0].begin, box[0].end, box[1].begin, box[1].end, out);
+  const size_t size = dtype_size(h.dtype), elements = box_elements(box);
+  if (!elements) return;
+  if (!h.fortran) {
+    read_c_order_box(h.shape, box, out);
+  } else {  // read in the file's order (the axes reversed), then each element to its C-order place
+    const std::vector<size_t> dims(h.shape.rbegin(), h.shape.rend());
+    const std::vector<AxisRange> reversed(box.rbegin(), box.rend());
+    std::vector<uint8_t> file_order(elements * size);
+    read_c_order_box(dims, reversed, file_order.data());
+    std::vector<size_t> stride(box.size(), 1);  // of axis d of the box in the file's order
+    for (size_t d = 1; d < box.size(); ++d) stride[d] = stride[d - 1] * box[d - 1].size();
+    for (size_t v = 0; v < elements; ++v) {
+      size_t rest = v, at = 0;
+      for (size_t d = box.size(); d-- > 0;) at += rest % box[d].size() * stride[d], rest /= box[d].size();
+      std::memcpy(out + v * size, file_order.data() + at * size, size);
+    }
+  }
+  bytes_read_ += elements * size;
+  const size_t scalar = h.scalar_size();
+  if (h.big_endian && scalar > 1)
+    for (size_t i = 0; i < elements * size / scalar; ++i) std::reverse(out + i * scalar, out + (i + 1) * scalar);
+}
+
+void NpyBlockFile::for_each_chunk(const std::function<void(const uint8_t*, size_t, size_t)>& visit) {
+  const std::vector<size_t>& dims = header_.shape;
+  const size_t size = dtype_size(header_.dtype);
+  if (header_.elements() == 0) return;
+  // Axis q is cut into ranges of `thick` indices, each axis before it taken one index at a time:
+  // q the first axis one index of which (every axis after it) fits in kChunkBytes.
+  size_t q = 0, inner = header_.elements();
+  while (q < dims.size() && (inner /= dims[q]) * size > kChunkBytes) ++q;
+  std::vector<AxisRange> box(dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) box[d] = {0, d < q ? 1 : dims[d]};
+  const size_t thick = q < dims.size() ? std::max<size_t>(1, kChunkBytes / (inner * size)) : 1;
+  std::vector<uint8_t> buffer;
+  size_t first = 0;
+  for (bool more = true; more;) {
+    for (size_t c = 0; c < (q < dims.size() ? dims[q] : 1); c += thick) {
+      if (q < dims.size()) box[q] = {c, std::min(c + thick, dims[q])};
+      buffer.resize(box_elements(box) * size);
+      read_box_into(box, buffer.data());
+      visit(buffer.data(), buffer.size() / size, first);
+      first += buffer.size() / size;
+    }
+    more = false;
+    for (size_t d = q; !more && d-- > 0;)
+      if (++box[d].begin < dims[d]) box[d].end = box[d].begin + 1, more = true;
+      else box[d] = {0, 1};
+  }
 }
 
 }  // namespace ozref

@@ -4,12 +4,20 @@
 // C-order file, columns of a Fortran-order one), so that the rest of the file is never read.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "io/input_file.hpp"
 #include "io/npy.hpp"
 
 namespace ozref {
+
+// [begin, end) along one axis of an array.
+struct AxisRange {
+  size_t begin = 0, end = 0;
+  size_t size() const { return end - begin; }
+};
 
 class NpyBlockFile {
  public:
@@ -27,11 +35,20 @@ class NpyBlockFile {
   // The same bytes into `out` ((row1 - row0) (col1 - col0) elements of the file's dtype), so that a
   // caller can read straight into its own storage.
   void read_block_into(size_t row0, size_t row1, size_t col0, size_t col1, uint8_t* out);
+  // The box `box` (one range per axis) of an array of any rank into `out`, in C order and native
+  // byte order: a 2-D box as read_block_into reads it, any other one run of consecutive elements
+  // in the file at a time.
+  void read_box_into(const std::vector<AxisRange>& box, uint8_t* out);
+  // The whole array in C order and native byte order, a few MiB at a time: `visit(bytes,
+  // elements, first)` for consecutive runs, `first` the flat index of the run's first element.
+  void for_each_chunk(const std::function<void(const uint8_t* bytes, size_t elements, size_t first)>& visit);
 
  private:
   InputFile file_;
   NpyHeader header_;
   uint64_t bytes_read_ = 0;
+
+  void read_c_order_box(const std::vector<size_t>& dims, const std::vector<AxisRange>& box, uint8_t* out);
 };
 
 }  // namespace ozref

@@ -2,6 +2,7 @@
 // violations (how many, and the first one, with where it happened and the values on both sides).
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,8 @@
 #include "schemes/pipeline/block_frame.hpp"
 
 namespace ozref::schemes {
+
+struct Reproducer;  // schemes/pipeline/reproducer.hpp
 
 enum class Verify { None, Cheap, Full };
 Verify parse_verify(const std::string& name);  // "none", "cheap", "full"
@@ -21,6 +24,10 @@ struct StageComparison {
   size_t differing = 0;           // elements that differ, over all of the stage's arrays
   std::string first_difference;   // "c[0, 3, 5]: subject 17, cpu 18"
   std::string reproducer;         // the folder written for the first differing GEMM element
+  ViolationKey first_at;          // where the first difference lies: {array of the stage, 0, element of the whole array}
+  // A distributed verify-trace's block: the reproducer of its first difference, not yet written
+  // (the ranks write only that of the first difference of all).
+  std::shared_ptr<const Reproducer> pending;
   bool identical() const { return !compared || differing == 0; }
 };
 
@@ -32,6 +39,7 @@ struct StageReport {
   std::string first_violation;
   ViolationKey first_at;           // where the first lies (a distributed run keeps the ranks' least)
   std::vector<std::string> notes;  // per-part summaries, e.g. "modulus 443 GEMM 2: 17 of 64 elements not exact"
+  std::vector<ViolationKey> note_at;  // each note's part in the order one process makes them (a distributed run orders the ranks' notes by it)
   double seconds = 0;              // compute
   double verify_seconds = 0;
   // The stage that checks the scheme's exactness condition (truncate's CRT bound) says so here.
@@ -47,12 +55,12 @@ struct StageReport {
   void absorb(const StageReport& later) {
     if (violations == 0) first_violation = later.first_violation, first_at = later.first_at;
     violations += later.violations;
-    for (const std::string& n : later.notes) note(n);
+    for (size_t i = 0; i < later.notes.size(); ++i) note(later.notes[i], later.note_at[i]);
     condition_checked = condition_checked || later.condition_checked;
     condition_held = condition_held && later.condition_held;
   }
-  void note(const std::string& what) {
-    if (notes.size() < 20) notes.push_back(what);
+  void note(const std::string& what, ViolationKey at = {}) {
+    if (notes.size() < 20) notes.push_back(what), note_at.push_back(at);
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "io/input_file.hpp"
+#include "io/npy_block.hpp"
 #include "trace/trace.hpp"
 
 namespace ozref {
@@ -58,6 +59,10 @@ ManifestArray parse_array(const nlohmann::json& j, const std::string& where) {
   return a;
 }
 
+InputError hash_mismatch(const Manifest& m, const ManifestStage& stage, const ManifestArray& a) {
+  return InputError(trace_array_where(m, stage, a) + ": its FNV-1a hash differs from the manifest's");
+}
+
 }  // namespace
 
 const ManifestArray* ManifestStage::find(const std::string& array) const {
@@ -106,15 +111,31 @@ std::string trace_array_where(const Manifest& m, const ManifestStage& stage, con
   return m.dir + "/" + a.file + " (stage \"" + stage.name + "\", array \"" + a.name + "\")";
 }
 
+void require_listed_layout(const Manifest& m, const ManifestStage& stage, const ManifestArray& a, DType dtype, const std::vector<size_t>& shape) {
+  const std::string where = trace_array_where(m, stage, a);
+  if (dtype != a.dtype)
+    throw InputError(where + ": dtype " + std::string(dtype_name(dtype)) + ", the manifest says " + std::string(dtype_name(a.dtype)));
+  if (shape != a.shape)
+    throw InputError(where + ": shape " + nlohmann::json(shape).dump() + ", the manifest says " + nlohmann::json(a.shape).dump());
+}
+
 NpyArray read_trace_array(const Manifest& m, const ManifestStage& stage, const ManifestArray& a) {
   NpyArray data = read_npy(m.dir + "/" + a.file);
-  const std::string where = trace_array_where(m, stage, a);
-  if (data.dtype != a.dtype)
-    throw InputError(where + ": dtype " + std::string(dtype_name(data.dtype)) + ", the manifest says " + std::string(dtype_name(a.dtype)));
-  if (data.shape != a.shape)
-    throw InputError(where + ": shape " + nlohmann::json(data.shape).dump() + ", the manifest says " + nlohmann::json(a.shape).dump());
-  if (a.hash && fnv1a64(data.data) != *a.hash) throw InputError(where + ": its FNV-1a hash differs from the manifest's");
+  require_listed_layout(m, stage, a, data.dtype, data.shape);
+  if (a.hash && fnv1a64(data.data) != *a.hash) throw hash_mismatch(m, stage, a);
   return data;
+}
+
+void scan_trace_array(const Manifest& m, const ManifestStage& stage, const ManifestArray& a,
+                      const std::function<void(const uint8_t*, size_t, size_t)>& visit) {
+  NpyBlockFile file(m.dir + "/" + a.file);
+  require_listed_layout(m, stage, a, file.header().dtype, file.header().shape);
+  uint64_t hash = kFnv1a64Start;
+  file.for_each_chunk([&](const uint8_t* bytes, size_t elements, size_t first) {
+    hash = fnv1a64(hash, bytes, elements * dtype_size(a.dtype));
+    visit(bytes, elements, first);
+  });
+  if (a.hash && hash != *a.hash) throw hash_mismatch(m, stage, a);
 }
 
 }  // namespace ozref

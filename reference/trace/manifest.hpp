@@ -5,6 +5,7 @@
 // Problems are InputErrors naming the file and the field.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -37,6 +38,13 @@ struct Manifest {
 Manifest read_manifest(const std::string& dir);
 // The array's .npy file, checked against the manifest's dtype, shape and hash.
 NpyArray read_trace_array(const Manifest& m, const ManifestStage& stage, const ManifestArray& array);
+// The array's file read a few MiB at a time, never whole, with read_trace_array's checks: `visit`
+// sees its elements in C order and native byte order (bytes, elements, flat index of the first).
+void scan_trace_array(const Manifest& m, const ManifestStage& stage, const ManifestArray& array,
+                      const std::function<void(const uint8_t* bytes, size_t elements, size_t first)>& visit);
+// InputError unless a file of this dtype and shape holds the array as the manifest lists it.
+void require_listed_layout(const Manifest& m, const ManifestStage& stage, const ManifestArray& array, DType dtype,
+                           const std::vector<size_t>& shape);
 // "DIR/FILE (stage "S", array "A")": how messages about one of the trace's arrays name it.
 std::string trace_array_where(const Manifest& m, const ManifestStage& stage, const ManifestArray& array);
 

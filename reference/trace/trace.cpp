@@ -8,10 +8,11 @@
 
 namespace ozref {
 
-uint64_t fnv1a64(const std::vector<uint8_t>& bytes) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (uint8_t b : bytes) {
-    h ^= b;
+uint64_t fnv1a64(const std::vector<uint8_t>& bytes) { return fnv1a64(kFnv1a64Start, bytes.data(), bytes.size()); }
+
+uint64_t fnv1a64(uint64_t h, const uint8_t* bytes, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    h ^= bytes[i];
     h *= 0x100000001b3ULL;
   }
   return h;

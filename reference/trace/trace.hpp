@@ -11,7 +11,10 @@
 
 namespace ozref {
 
+constexpr uint64_t kFnv1a64Start = 0xcbf29ce484222325ULL;
 uint64_t fnv1a64(const std::vector<uint8_t>& bytes);
+// The hash of bytes that follow those hashed into `h` (fnv1a64 of a file read in pieces).
+uint64_t fnv1a64(uint64_t h, const uint8_t* bytes, size_t count);
 
 class TraceWriter {
  public:

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
-#include "trace/compare.hpp"
+#include "trace/admitted_check.hpp"
 
 namespace ozref {
 namespace {
@@ -25,37 +25,6 @@ const ManifestArray& array_of(const Manifest& m, const ManifestStage& stage, con
 void copy_into(const NpyArray& from, Tensor& to) {
   if (from.data.size() != to.bytes()) throw std::logic_error("TraceSubject: array size differs from its tensor");
   std::memcpy(to.raw(), from.data.data(), from.data.size());
-}
-
-// Element v of an integer array, widened (u8 beyond INT64_MAX: clamped, which no domain admits).
-int64_t integer_at(const Tensor& t, size_t v) {
-  const uint8_t* p = t.raw() + v * dtype_size(t.dtype());
-  auto load = [p](auto x) {
-    std::memcpy(&x, p, sizeof x);
-    return x;
-  };
-  switch (t.dtype()) {
-    case DType::I1: return load(int8_t{});
-    case DType::U1: return load(uint8_t{});
-    case DType::I2: return load(int16_t{});
-    case DType::U2: return load(uint16_t{});
-    case DType::I4: return load(int32_t{});
-    case DType::U4: return load(uint32_t{});
-    case DType::I8: return load(int64_t{});
-    case DType::U8: return static_cast<int64_t>(std::min<uint64_t>(load(uint64_t{}), INT64_MAX));
-    default: throw std::logic_error("TraceSubject: a domain for a floating-point array");
-  }
-}
-
-// InputError naming the file, the element and the values the stage admits, for the first element
-// of the stage's output `spec` outside them.
-void require_admitted(const schemes::Stage& stage, const ArraySpec& spec, const Tensor& t, const std::string& where) {
-  const std::optional<schemes::AdmittedValues> admitted = stage.admitted(spec.name);
-  if (!admitted) return;
-  for (size_t v = 0; v < t.elements(); ++v)
-    if (const int64_t x = integer_at(t, v); !admitted->holds(x))
-      throw InputError(where + ": element " + index_text(t.shape(), v) + " = " + std::to_string(x) + " is outside what " +
-                       std::string(stage.name()) + "." + spec.name + " may hold (" + admitted->what + ")");
 }
 
 }  // namespace
@@ -87,19 +56,25 @@ void TraceSubject::compute(const schemes::Stage& stage, const schemes::Arrays&, 
     const ManifestArray& a = array_of(m_, s, spec);
     Tensor& t = out.get(stage.ref(spec.name));
     copy_into(read_trace_array(m_, s, a), t);
-    require_admitted(stage, spec, t, trace_array_where(m_, s, a));
+    const std::string bad = first_not_admitted(stage, spec.name, t.dtype(), t.raw(), t.elements(), 0, t.shape(), trace_array_where(m_, s, a));
+    if (!bad.empty()) throw InputError(bad);
   }
 }
 
 schemes::Arrays TraceSubject::inputs(const schemes::Scheme& scheme) const {
-  const ManifestStage* s = m_.find(std::string(schemes::kInputStage));
-  if (!s) throw InputError(m_.path + ": the trace has no \"input\" stage (arrays a and b): verify-trace needs the scheme's inputs (or --a and --b)");
+  const ManifestStage& s = input_stage();
   schemes::Arrays in;
   for (const ArraySpec& spec : scheme.input_specs()) {
     Tensor& t = in.put({schemes::kInputStage, spec.name}, Tensor(spec));
-    copy_into(read_trace_array(m_, *s, array_of(m_, *s, spec)), t);
+    copy_into(read_trace_array(m_, s, array_of(m_, s, spec)), t);
   }
   return in;
+}
+
+const ManifestStage& TraceSubject::input_stage() const {
+  const ManifestStage* s = m_.find(std::string(schemes::kInputStage));
+  if (!s) throw InputError(m_.path + ": the trace has no \"input\" stage (arrays a and b): verify-trace needs the scheme's inputs (or --a and --b)");
+  return *s;
 }
 
 }  // namespace ozref

@@ -19,6 +19,8 @@ class TraceSubject final : public schemes::Subject {
   void compute(const schemes::Stage& stage, const schemes::Arrays& in, schemes::Arrays& out) override;
   // The scheme's inputs (input.a, input.b) from the trace; InputError when it has none.
   schemes::Arrays inputs(const schemes::Scheme& scheme) const;
+  // The trace's "input" stage; InputError when it has none.
+  const ManifestStage& input_stage() const;
 
  private:
   Manifest m_;

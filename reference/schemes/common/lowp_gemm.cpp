@@ -230,7 +230,8 @@ size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T*
                        std::to_string(exact[v]),
                    at);
   }
-  if (wrong) report.note(label + ": " + std::to_string(wrong) + " of " + std::to_string(frame.whole_m(m) * frame.whole_n(n)) + " elements not exact");
+  if (wrong) report.note(label + ": " + std::to_string(wrong) + " of " + std::to_string(frame.whole_m(m) * frame.whole_n(n)) + " elements not exact",
+                         {at.batch, at.check, 0});
   return wrong;
 }
 

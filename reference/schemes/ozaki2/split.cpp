@@ -26,21 +26,28 @@ void split_side(const Setup& s, size_t t, const T* residues, size_t count, int8_
   }
 }
 
+// One side's limbs of modulus t: A's (lines = m rows) or B's (columns: lines = n columns), each
+// line k long; in a distributed run's block ordered by their place in the whole A' and B', and
+// checked only by the rank that checks that side's lines (BlockFrame).
 template <typename T>
-void check_side(const Setup& s, size_t t, const T* residues, size_t count, const int8_t* limbs, const char* name, StageReport& report) {
+void check_side(const Setup& s, size_t t, const T* residues, bool columns, const int8_t* limbs, StageReport& report) {
+  const BlockFrame& f = s.o.block;
+  if (!(columns ? f.checks_b : f.checks_a)) return;
   const ModularProduct& mp = *s.products[t];
-  const size_t P = s.P, L = mp.limbs();
+  const size_t P = s.P, L = mp.limbs(), lines = columns ? s.n : s.m, count = lines * s.k;
+  const std::string name = columns ? "B" : "A";
   parallel_check(P * count, report, [&](size_t v0, size_t v1, StageReport& part) {
     for (size_t v = v0; v < v1; ++v) {
       const size_t pl = v / count, e = v % count;
+      const ViolationKey at{t, columns ? 1u : 0u, f.line_element(pl, columns, e / s.k, e % s.k, s.k, lines)};
       int8_t l[4];
       for (size_t q = 0; q < L; ++q) {
         l[q] = limbs[(q * P + pl) * count + e];
         if (!s.lowp.representable(l[q]))
-          part.violate(std::string(name) + " limb " + std::to_string(l[q]) + " has no exact " + to_string(s.family.format) + " encoding");
+          part.violate(name + " limb " + std::to_string(l[q]) + " has no exact " + to_string(s.family.format) + " encoding", at);
       }
       const std::string why = mp.check_split(residues[(t * P + pl) * count + e], l);
-      if (!why.empty()) part.violate(std::string(name) + " " + mp.name() + ": " + why);
+      if (!why.empty()) part.violate(name + " " + mp.name() + ": " + why, at);
     }
   });
 }
@@ -73,16 +80,17 @@ void Split::compute(const Arrays& in, Arrays& out, size_t t) const {
 }
 
 // Contract (cheap): the limbs represent the residue and lie in range, each with an exact encoding.
+// A distributed run's block: see check_side.
 void Split::verify(const Arrays& in, const Arrays& out, size_t t, Verify, StageReport& report) const {
   const Setup& s = *s_;
   const Tensor &ra = in.get({Residues::kName, "a"}), &rb = in.get({Residues::kName, "b"});
   const int8_t *la = out.get(ref("a")).batch<int8_t>(t), *lb = out.get(ref("b")).batch<int8_t>(t);
   if (s.narrow) {
-    check_side(s, t, ra.as<int8_t>(), s.m * s.k, la, "A", report);
-    check_side(s, t, rb.as<int8_t>(), s.n * s.k, lb, "B", report);
+    check_side(s, t, ra.as<int8_t>(), false, la, report);
+    check_side(s, t, rb.as<int8_t>(), true, lb, report);
   } else {
-    check_side(s, t, ra.as<int16_t>(), s.m * s.k, la, "A", report);
-    check_side(s, t, rb.as<int16_t>(), s.n * s.k, lb, "B", report);
+    check_side(s, t, ra.as<int16_t>(), false, la, report);
+    check_side(s, t, rb.as<int16_t>(), true, lb, report);
   }
 }
 

@@ -48,17 +48,26 @@ std::string text_field(const nlohmann::json& j, const char* key, const std::stri
 
 }  // namespace
 
-std::string write_reproducer(const std::string& dir, std::string_view stage, std::string_view array, const std::string& index,
-                             const GemmElement& element, const Tensor& subject, const Tensor& cpu, size_t flat) {
-  const std::string folder = dir + "/" + std::string(stage);
+Reproducer reproducer_of(std::string_view stage, std::string_view array, const std::string& index, const GemmElement& element,
+                         const Tensor& subject, const Tensor& cpu, size_t flat) {
+  return {.element = element, .stage = std::string(stage), .array = std::string(array), .index = index,
+          .subject = bits_at(subject, flat), .cpu = bits_at(cpu, flat)};
+}
+
+std::string write_reproducer(const std::string& dir, const Reproducer& r) {
+  const std::string folder = dir + "/" + r.stage;
   prepare_output_folder(folder, "the reproducer folder");
-  write_npy(folder + "/a.npy", bytes_array(element.a));
-  write_npy(folder + "/b.npy", bytes_array(element.b));
-  const nlohmann::json j = {{"op", element.op},           {"stage", stage},          {"array", array},
-                            {"index", index},             {"c", hex32(element.c_in)}, {"subject", hex32(bits_at(subject, flat))},
-                            {"cpu", hex32(bits_at(cpu, flat))}};
+  write_npy(folder + "/a.npy", bytes_array(r.element.a));
+  write_npy(folder + "/b.npy", bytes_array(r.element.b));
+  const nlohmann::json j = {{"op", r.element.op}, {"stage", r.stage},           {"array", r.array},        {"index", r.index},
+                            {"c", hex32(r.element.c_in)}, {"subject", hex32(r.subject)}, {"cpu", hex32(r.cpu)}};
   write_file_atomically(folder + "/element.json", json_text(j, 2) + "\n");
   return folder;
+}
+
+std::string write_reproducer(const std::string& dir, std::string_view stage, std::string_view array, const std::string& index,
+                             const GemmElement& element, const Tensor& subject, const Tensor& cpu, size_t flat) {
+  return write_reproducer(dir, reproducer_of(stage, array, index, element, subject, cpu, flat));
 }
 
 Reproducer read_reproducer(const std::string& dir) {

@@ -18,7 +18,11 @@ struct Reproducer {
   uint32_t subject = 0, cpu = 0;
 };
 
+// The reproducer of element `flat` of a GEMM stage's output `array`, named `index`.
+Reproducer reproducer_of(std::string_view stage, std::string_view array, const std::string& index, const GemmElement& element,
+                         const Tensor& subject, const Tensor& cpu, size_t flat);
 // Writes <dir>/<stage>/ and returns its path.
+std::string write_reproducer(const std::string& dir, const Reproducer& r);
 std::string write_reproducer(const std::string& dir, std::string_view stage, std::string_view array, const std::string& index,
                              const GemmElement& element, const Tensor& subject, const Tensor& cpu, size_t flat);
 // InputError naming the file and field for a malformed folder.

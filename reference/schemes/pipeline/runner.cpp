@@ -6,6 +6,7 @@
 
 #include "common/thread_scope.hpp"
 #include "exact/exact_gemm.hpp"
+#include "schemes/pipeline/array_window.hpp"
 #include "schemes/pipeline/reproducer.hpp"
 #include "schemes/stage_tools.hpp"
 #include "trace/compare.hpp"
@@ -144,18 +145,33 @@ class Runner {
 
   void compare(const Stage& st, const Arrays& subject, const Arrays& cpu, StageComparison& cmp) {
     cmp.compared = true;
-    for (const ArraySpec& spec : st.outputs()) {
-      const ArrayDifference d = compare_arrays(subject.get(st.ref(spec.name)), cpu.get(st.ref(spec.name)));
+    const std::vector<ArraySpec> outputs = st.outputs();
+    for (size_t x = 0; x < outputs.size(); ++x) {
+      const ArraySpec& spec = outputs[x];
+      const ArrayWindow window = o_.block ? window_of(spec, *o_.block) : ArrayWindow{};
+      if (!window.speaks_for) continue;
+      const Tensor &mine = subject.get(st.ref(spec.name)), &cpus = cpu.get(st.ref(spec.name));
+      const ArrayDifference d = compare_arrays(mine, cpus);
       if (!d.differing) continue;
-      if (cmp.differing == 0) {
-        cmp.first_difference = spec.name + d.index + ": subject " + d.left + ", cpu " + d.right;
-        if (!o_.reproducers.empty())
-          if (const auto element = st.gemm_element(used_, subject, spec.name, d.first))
-            cmp.reproducer = write_reproducer(o_.reproducers, st.name(), spec.name, d.index, *element,
-                                              subject.get(st.ref(spec.name)), cpu.get(st.ref(spec.name)), d.first);
-      }
+      if (cmp.differing == 0) first_difference(st, spec.name, x, window, d, mine, cpus, subject, cmp);
       cmp.differing += d.differing;
     }
+  }
+
+  // The stage's first difference, named (and, in a block, placed) in the whole array, with its
+  // reproducer for a GEMM stage: written, or in a block kept for the ranks to choose.
+  void first_difference(const Stage& st, const std::string& array, size_t x, const ArrayWindow& window, const ArrayDifference& d,
+                        const Tensor& mine, const Tensor& cpus, const Arrays& subject, StageComparison& cmp) {
+    const uint64_t at = o_.block ? window.whole_flat(d.first) : d.first;
+    const std::string index = o_.block ? index_text(window.whole_shape, at) : d.index;
+    cmp.first_difference = array + index + ": subject " + d.left + ", cpu " + d.right;
+    cmp.first_at = {x, 0, at};
+    if (o_.reproducers.empty()) return;
+    const auto element = st.gemm_element(used_, subject, array, d.first);
+    if (!element) return;
+    const Reproducer r = reproducer_of(st.name(), array, index, *element, mine, cpus, d.first);
+    if (o_.block) cmp.pending = std::make_shared<const Reproducer>(r);
+    else cmp.reproducer = write_reproducer(o_.reproducers, r);
   }
 
   void trace(TraceWriter* w, const Stage& st, const Arrays& from) const {

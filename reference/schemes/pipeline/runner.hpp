@@ -28,6 +28,10 @@ struct RunOptions {
   Lockstep mode = Lockstep::Resynchronised;
   std::string reproducers = {};        // a folder for the first differing element of each GEMM stage
   bool measure_accuracy = true;        // the result against the exact product
+  // A distributed verify-trace's block (the scheme's own BlockFrame): a subject's differences
+  // named and ordered as in the whole arrays, counted by the rank that speaks for them
+  // (array_window.hpp), and the GEMM reproducer kept in the comparison, not written (`pending`).
+  const BlockFrame* block = nullptr;
 };
 
 // `inputs` holds input.a and input.b (Scheme::input_specs); InputError when the scheme refuses them.
