@@ -16,32 +16,14 @@ import sys
 
 import numpy as np
 
+from mpi_harness import Harness
+
 np.seterr(all="ignore")  # the approximate products overflow and meet NaN on purpose
 
-OZREF, RANKS, WORK = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-SEED = int(sys.argv[4]) if len(sys.argv) > 4 else 15
-LAUNCHER = ["mpirun", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+H = Harness("mpi_verbs", sys.argv, timeout=120)
+OZREF, RANKS, WORK, SEED, LAUNCHER = H.ozref, H.ranks, H.work, H.seed, H.launcher
+run, expect, path = H.run, H.expect, H.path
 MPIRUN = LAUNCHER + ["-n", str(RANKS)]
-failures, cases = [], 0
-
-
-def run(args, ranks=True):
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    command = (MPIRUN if ranks else []) + [OZREF] + args
-    r = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
-    return r.returncode, r.stdout, r.stderr
-
-
-def expect(condition, what):
-    global cases
-    cases += 1
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def path(name):
-    return os.path.join(WORK, name)
 
 
 def save(name, array, fortran=False, big_endian=False):
@@ -248,8 +230,7 @@ def main():
             expect(rc == 0, f"{what} on 1 rank runs as in one process (exit {rc}: {err.strip()})")
         else:
             expect(rc == 2 and len(refusal) == 1 and "in one process" in refusal[0], f"{what} on {RANKS} ranks refused: {rc}, {refusal}")
-    print(f"  mpi_verbs: {RANKS} ranks: {cases} cases (seed {SEED}), {len(failures)} failed")  # as .ci/run collects counts
-    return 1 if failures else 0
+    return H.summary()  # the count line .ci/run collects
 
 
 if __name__ == "__main__":

@@ -14,34 +14,15 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 import numpy as np
 
-OZREF, RANKS, WORK = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-SEED = int(sys.argv[4]) if len(sys.argv) > 4 else 15
-LAUNCHER = ["mpirun", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
-failures, cases = [], 0
+from mpi_harness import Harness
 
-
-def run(args, ranks=True):
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    command = (LAUNCHER + ["-n", str(RANKS)] if ranks else []) + [OZREF] + args
-    r = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
-    return r.returncode, r.stdout, r.stderr
-
-
-def expect(condition, what):
-    global cases
-    cases += 1
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def path(*names):
-    return os.path.join(WORK, *names)
+H = Harness("mpi_verify_trace", sys.argv, timeout=300)
+OZREF, RANKS, WORK, SEED, LAUNCHER = H.ozref, H.ranks, H.work, H.seed, H.launcher
+run, expect, path = H.run, H.expect, H.path
 
 
 def fnv1a64(data):
@@ -262,8 +243,7 @@ def main():
     layouts_and_partial()
     bad_input()
     not_distributed()
-    print(f"  mpi_verify_trace: {RANKS} ranks: {cases} cases (seed {SEED}), {len(failures)} failed")
-    return 1 if failures else 0
+    return H.summary()  # the count line .ci/run collects
 
 
 if __name__ == "__main__":
