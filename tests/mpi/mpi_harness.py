@@ -1,6 +1,7 @@
 """What the MPI verb tests share (mpi_verbs.py, mpi_verify_trace.py): their arguments (OZREF RANKS
 WORKDIR [SEED]), ozref run under mpirun or as one process, and the count of checks and failures
 in the line .ci/run collects."""
+import json
 import os
 import subprocess
 
@@ -33,3 +34,12 @@ class Harness:
         """Prints the count line and returns the exit code."""
         print(f"  {self.name}: {self.ranks} ranks: {self.cases} cases (seed {self.seed}), {len(self.failures)} failed")
         return 1 if self.failures else 0
+
+
+def untimed_json(report):
+    """A --json report without its times (every key naming seconds), to compare runs."""
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if "seconds" not in k}
+        return [strip(v) for v in x] if isinstance(x, list) else x
+    return strip(json.loads(report))

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from mpi_harness import Harness
+from mpi_harness import Harness, untimed_json
 
 np.seterr(all="ignore")  # the approximate products overflow and meet NaN on purpose
 
@@ -96,14 +96,6 @@ def untimed_text(report):  # run's text without its timings: the stage table's s
             continue
         lines.append(re.sub(r"\s+[0-9.]+$", "", line) if re.match(r"^  \S+\s+(yes|no)\s", line) else line)
     return "\n".join(lines)
-
-
-def untimed_json(report):
-    def strip(x):
-        if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if "seconds" not in k}
-        return [strip(v) for v in x] if isinstance(x, list) else x
-    return strip(json.loads(report))
 
 
 def compare_run(name, a, b):

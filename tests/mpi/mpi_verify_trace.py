@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from mpi_harness import Harness
+from mpi_harness import Harness, untimed_json
 
 H = Harness("mpi_verify_trace", sys.argv, timeout=300)
 OZREF, RANKS, WORK, SEED, LAUNCHER = H.ozref, H.ranks, H.work, H.seed, H.launcher
@@ -56,14 +56,6 @@ def add_one(*index):
         x[index] += 1
         return x
     return change
-
-
-def untimed_json(report):
-    def strip(x):
-        if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if "seconds" not in k}
-        return [strip(v) for v in x] if isinstance(x, list) else x
-    return strip(json.loads(report))
 
 
 def untimed_text(report):  # the stage table's seconds column masked
