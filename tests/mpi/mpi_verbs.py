@@ -7,7 +7,6 @@ leaving no file behind. The one-process results are checked against exact ration
 usage: mpi_verbs.py OZREF RANKS WORKDIR [SEED]
 """
 import fractions
-import json
 import os
 import re
 import shutil
