@@ -321,7 +321,7 @@ ScaledIntegerMatrix scaled_columns(const Matrix<double>& x, const std::vector<Li
   const PhaseTimer timer(Phase::Scaling);
   constexpr size_t kTile = 32;  // rows of B per tile
   const size_t k = x.rows, n = x.cols;
-  ScaledIntegerMatrix s{n, k, std::vector<int64_t>(x.size()), std::vector<uint16_t>(x.size())};
+  ScaledIntegerMatrix s{n, k, Buffer<int64_t>(x.size()), Buffer<uint16_t>(x.size())};
   std::vector<int64_t> col_low(n);  // an empty line's low (INT_MAX) meets only zeros
   for (size_t j = 0; j < n; ++j) col_low[j] = lines[j].low;
 #pragma omp parallel
