@@ -430,6 +430,24 @@ int choose_method(const Matrix<double>& a, const Matrix<double>& b, const Analys
   return modular_cost < direct_cost ? plan.gemms : 0;
 }
 
+// Every element of the output a canary (every element must be written), set on the threads: on one
+// thread its first-touch page faults were a serial part of the product (docs/scale.md).
+void fill_canaries(ExactProduct& out, size_t mn) {
+  out.nearest.resize(mn);
+  out.residual.resize(mn);
+  out.residual_exact.resize(mn);
+  out.nearest_fp32.resize(mn);
+  const double nan = std::nan("");
+  const float nanf = std::nanf("");
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < mn; ++i) {
+    out.nearest[i] = nan;
+    out.residual[i] = nan;
+    out.residual_exact[i] = 0;
+    out.nearest_fp32[i] = nanf;
+  }
+}
+
 }  // namespace
 
 ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
@@ -445,11 +463,7 @@ ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
   out.rows = a.rows;
   out.cols = b.cols;
   out.depth = a.cols;
-  const size_t mn = a.rows * b.cols;
-  out.nearest.assign(mn, std::nan(""));  // canary: every element must be written
-  out.residual.assign(mn, std::nan(""));
-  out.residual_exact.assign(mn, 0);
-  out.nearest_fp32.assign(mn, std::nanf(""));
+  fill_canaries(out, a.rows * b.cols);
 
   const Analysis an = analyse(a, b);
   const int moduli = choose_method(a, b, an, options.method);
