@@ -395,20 +395,29 @@ void apply_specials(const Matrix<double>& a, const Matrix<double>& b, const Anal
                     ExactProduct& out) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
   const PhaseTimer timer(Phase::Specials);
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      if (!an.rows[i].nonfinite && !an.cols[j].nonfinite) continue;
-      const SpecialResult s = dot_special(a.data.data() + i * k, 1, b.data.data() + j, n, k);
-      if (s == SpecialResult::None) continue;
-      const double v = s == SpecialResult::NaN            ? std::nan("")
-                       : s == SpecialResult::PlusInfinity ? HUGE_VAL
-                                                          : -HUGE_VAL;
-      const size_t idx = i * n + j;
-      out.nearest[idx] = v;
-      out.nearest_fp32[idx] = static_cast<float>(v);
-      out.residual[idx] = 0.0;
-      out.residual_exact[idx] = 1;
-    }
+  const auto apply = [&](size_t i, size_t j) {
+    const SpecialResult s = dot_special(a.data.data() + i * k, 1, b.data.data() + j, n, k);
+    if (s == SpecialResult::None) return;
+    const double v = s == SpecialResult::NaN            ? std::nan("")
+                     : s == SpecialResult::PlusInfinity ? HUGE_VAL
+                                                        : -HUGE_VAL;
+    const size_t idx = i * n + j;
+    out.nearest[idx] = v;
+    out.nearest_fp32[idx] = static_cast<float>(v);
+    out.residual[idx] = 0.0;
+    out.residual_exact[idx] = 1;
+  };
+  // Only the elements of a row or column with a non-finite entry (a pass over all of C would be
+  // serial work at every size).
+  std::vector<size_t> nonfinite_cols;
+  for (size_t j = 0; j < n; ++j)
+    if (an.cols[j].nonfinite) nonfinite_cols.push_back(j);
+  for (size_t i = 0; i < m; ++i) {
+    if (an.rows[i].nonfinite)
+      for (size_t j = 0; j < n; ++j) apply(i, j);
+    else
+      for (size_t j : nonfinite_cols) apply(i, j);
+  }
 }
 
 // The residue GEMMs the modular path would run, or 0 where the direct path runs instead. Costs are
