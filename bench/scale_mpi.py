@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Strong scaling of the distributed `ozref exact` and `ozref check` (docs/scale.md).
 
-For each problem n:R1,R2,... : A (C order) and B (Fortran order) standard normal n x n (seed n), C
-NumPy's A @ B; then `exact` and `check --json` through the launcher on each R of the list, --threads 1
-per rank (R = 0: one process, without the launcher), each with --timings (the phases' seconds,
-the largest and least over the ranks). Every run is capped (--cap s) and none starts once the
-whole would pass --budget s (its time guessed from the same verb and R at another n as n^3, else
-from the run before it at 80 % efficiency), so one call fits a machine lent for a fixed time; ranks
-run from the most down, both verbs on each, so the short runs come first and a short budget cuts
-both verbs alike. Once a problem's runs are done, every exact C is compared byte for byte, and
-every check report, with the one-process run's (R = 0; without it, the fewest ranks'). The tables
-(OUT/scale.md, OUT/scale.json) are rewritten after every run.
+For each problem n:C1,C2,... : A (C order) and B (Fortran order) standard normal n x n (seed n), C
+NumPy's A @ B; then `exact` and `check --json` on each configuration C of the list: R (R ranks
+through the launcher, --threads 1 each; R = 0: one process without the launcher) or RxT (R ranks of
+T threads each, --threads T; 0xT: one process of T threads), each with --timings (the phases'
+seconds, the largest and least over the ranks). Every run is capped (--cap s) and none starts once
+the whole would pass --budget s (its time guessed from the same verb and configuration at another n
+as n^3, else from the run before it at 80 % efficiency over the cores), so one call fits a machine
+lent for a fixed time; configurations run from the most cores down, both verbs on each, so the short
+runs come first and a short budget cuts both verbs alike. Once a problem's runs are done, every
+exact C is compared byte for byte, and every check report, with the one-process 1-thread run's
+(R = 0; without it, the run on the fewest cores). The tables (OUT/scale.md, OUT/scale.json) are
+rewritten after every run; efficiencies are per core (R T cores).
 
-usage: scale_mpi.py OUT --problem 2048:0,1,2,4,8,16 [--problem ...] [--ozref build/ozref]
+usage: scale_mpi.py OUT --problem 2048:0,1,2,4,8,16,4x4,0x16 [--problem ...] [--ozref build/ozref]
                     [--mpirun mpirun] [--bind none] [--cap 150] [--budget 480] [--deadline S]
                     [--work DIR] [--launch-extra ARGS]
 """
@@ -34,7 +36,8 @@ import numpy as np
 def arguments():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("out", help="folder for scale.md and scale.json")
-    p.add_argument("--problem", action="append", required=True, help="n:R1,R2,... (repeatable; R = 0: no launcher)")
+    p.add_argument("--problem", action="append", required=True,
+                   help="n:C1,C2,... (repeatable; C = R ranks of 1 thread or RxT, R ranks of T threads; R = 0: no launcher)")
     p.add_argument("--ozref", default="build/ozref")
     p.add_argument("--mpirun", default="mpirun", help="launcher command (split like a shell)")
     p.add_argument("--bind", default="none", help="mpirun --bind-to value")
@@ -46,13 +49,29 @@ def arguments():
     p.add_argument("--launch-extra", default="", help="more launcher arguments, before -n (split like a shell)")
     a = p.parse_args()
     try:
-        a.problems = [(int(n), sorted({int(r) for r in rs.split(",")}, reverse=True))
-                      for n, rs in (spec.split(":") for spec in a.problem)]
+        a.problems = [(int(n), sorted({configuration(c) for c in cs.split(",")}, key=lambda c: (-cores(c), -c[0])))
+                      for n, cs in (spec.split(":") for spec in a.problem)]
     except ValueError:
-        p.error("--problem must be n:R1,R2,... with whole numbers")
-    if any(n < 1 or min(rs) < 0 for n, rs in a.problems):
-        p.error("--problem: n must be at least 1 and every R at least 0")
+        p.error("--problem must be n:C1,C2,... with C a whole number R or RxT")
+    if any(n < 1 or min(min(c) for c in cs) < 0 or min(c[1] for c in cs) < 1 for n, cs in a.problems):
+        p.error("--problem: n must be at least 1, every R at least 0 and every T at least 1")
     return a
+
+
+def configuration(text):
+    """'R' or 'RxT' as (ranks, threads per rank)."""
+    ranks, _, threads = text.partition("x")
+    return int(ranks), int(threads or 1)
+
+
+def cores(config):
+    return max(config[0], 1) * config[1]
+
+
+def config_name(config):
+    ranks, threads = config
+    who = "1 process" if ranks == 0 else f"{ranks} rank{'s' if ranks > 1 else ''}"
+    return who + (f" x {threads} threads" if threads > 1 else "") + (", no MPI" if ranks == 0 else "")
 
 
 def make_inputs(work, n):
@@ -68,9 +87,9 @@ def make_inputs(work, n):
     return folder, names
 
 
-def timed(command, cap):
+def timed(command, cap, threads):
     """(seconds or None when past the cap, exit code, stdout, stderr); a capped run's ranks are killed."""
-    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", OZREF_IO_REPORT="1")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS="1", OZREF_IO_REPORT="1")
     t0 = time.monotonic()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True)  # its own group: a capped mpirun goes with its ranks
@@ -130,35 +149,36 @@ def machine():
 class Sweep:
     def __init__(self, a):
         self.a, self.start, self.records, self.failed = a, time.monotonic(), [], 0
-        self.previous = None  # the last run measured: (n, ranks, seconds)
+        self.previous = None  # the last run measured: (n, cores, seconds)
         self.header = dict(machine(), command=" ".join(shlex.quote(x) for x in sys.argv),
-                           threads_per_rank=1, cap_s=a.cap, budget_s=a.budget)
+                           cap_s=a.cap, budget_s=a.budget)
         os.makedirs(a.out, exist_ok=True)
 
-    def problem(self, n, rank_counts):
-        """Both verbs on each R, most ranks first (0, one process without the launcher, last); then
-        every output compared with the reference run's."""
+    def problem(self, n, configs):
+        """Both verbs on each configuration, most cores first (one process without the launcher
+        last among equals); then every output compared with the reference run's."""
         folder, names, done = None, None, []
-        for ranks in rank_counts:
+        for ranks, threads in configs:
             for verb in ("exact", "check"):
-                if time.monotonic() - self.start + self.guess(n, verb, ranks) > self.a.budget:
-                    self.add({"n": n, "verb": verb, "ranks": ranks, "status": "skipped (budget)"})
+                record = {"n": n, "verb": verb, "ranks": ranks, "threads": threads}
+                if time.monotonic() - self.start + self.guess(record) > self.a.budget:
+                    self.add(dict(record, status="skipped (budget)"))
                     continue
                 if folder is None:  # made only when some run of n fits the budget
                     folder, names = make_inputs(self.a.work, n)
-                done.append(self.one(n, verb, ranks, names, folder))
+                done.append(self.one(record, names, folder))
         for verb in ("exact", "check"):
             self.compare([(r, out) for r, out in done if r["verb"] == verb])
 
-    def one(self, n, verb, ranks, names, folder):
-        record = {"n": n, "verb": verb, "ranks": ranks}
-        out = os.path.join(folder, f"{verb}-{ranks}.npy")
+    def one(self, record, names, folder):
+        n, verb, ranks, threads = record["n"], record["verb"], record["ranks"], record["threads"]
+        out = os.path.join(folder, f"{verb}-{ranks}x{threads}.npy")
         tail = ["--out", out] if verb == "exact" else ["--c", names["c"], "--json"]
         launcher = [*shlex.split(self.a.mpirun), *shlex.split(self.a.launch_extra), "--bind-to", self.a.bind, "-n", str(ranks)]
         command = (launcher if ranks else []) + \
-                  [self.a.ozref, verb, "--a", names["a"], "--b", names["b"], "--threads", "1", "--timings", *tail]
+                  [self.a.ozref, verb, "--a", names["a"], "--b", names["b"], "--threads", str(threads), "--timings", *tail]
         cap = self.a.cap if self.a.deadline is None else min(self.a.cap, self.a.deadline - (time.monotonic() - self.start))
-        seconds, code, stdout, stderr = timed(command, max(cap, 1))
+        seconds, code, stdout, stderr = timed(command, max(cap, 1), threads)
         record.update(seconds=seconds, exit=code, largest_read_bytes=largest_read(stderr), phases=timings(stderr))
         if seconds is None:
             self.add(dict(record, status=f"> {cap:.0f} s (capped)"))
@@ -167,17 +187,18 @@ class Sweep:
             self.failed += 1
             self.add(dict(record, status=f"exit {code}: {stderr.strip()[-300:]}"))
             return record, None
-        self.previous = (n, max(ranks, 1), seconds)
+        self.previous = (n, cores(config_of(record)), seconds)
         record["status"] = "(to be compared)"
         self.add(record)
         return record, out if verb == "exact" else stdout
 
     def compare(self, runs):
-        """Every output against the reference run's: one process (R = 0), else the fewest ranks."""
+        """Every output against the reference run's: one process of one thread (R = 0), else the
+        fewest cores."""
         finished = [(r, out) for r, out in runs if out is not None]
         if not finished:
             return
-        reference_record, reference = min(finished, key=lambda x: x[0]["ranks"])
+        reference_record, reference = min(finished, key=lambda x: (cores(config_of(x[0])), x[0]["ranks"]))
         for record, result in finished:
             if record is reference_record:
                 record["status"] = "(the reference)"
@@ -191,17 +212,19 @@ class Sweep:
                 os.remove(result)  # 8 n^2 bytes each
         self.write()
 
-    def guess(self, n, verb, ranks):
-        """A run's seconds, at most the cap: the same verb and R measured at another n, as n^3; else
-        the last run measured, its n^3 work spread at 80 % efficiency; 0 before any run."""
-        same = [r for r in self.records if r.get("seconds") and r["exit"] == 0 and r["verb"] == verb
-                and r["ranks"] == ranks]
+    def guess(self, record):
+        """A run's seconds, at most the cap: the same verb and configuration measured at another n,
+        as n^3; else the last run measured, its n^3 work spread at 80 % efficiency over the cores;
+        0 before any run."""
+        n, config = record["n"], config_of(record)
+        same = [r for r in self.records if r.get("seconds") and r["exit"] == 0 and r["verb"] == record["verb"]
+                and config_of(r) == config]
         if same:
             return min(self.a.cap, same[-1]["seconds"] * (n / same[-1]["n"]) ** 3)
         if self.previous is None:
             return 0  # the first run always starts (the cap and the deadline bound it)
-        n0, ranks0, seconds0 = self.previous
-        return min(self.a.cap, seconds0 * (n / n0) ** 3 * ranks0 / max(ranks, 1) / 0.8)
+        n0, cores0, seconds0 = self.previous
+        return min(self.a.cap, seconds0 * (n / n0) ** 3 * cores0 / cores(config) / 0.8)
 
     def add(self, record):
         self.records.append(record)
@@ -209,48 +232,52 @@ class Sweep:
         self.write()
 
     def efficiencies(self, record):
-        """T(one process) / (R T(R)), R0 T(R0) / (R T(R)) and R0, the fewest ranks measured (None: not measured)."""
+        """T(one process, 1 thread) / (P T), P0 T(P0) / (P T) and the base run, P0 its cores, the
+        fewest launched (None: not measured); P = R T cores."""
         same = [r for r in self.records if (r["n"], r["verb"]) == (record["n"], record["verb"]) and r.get("seconds")
                 and r["exit"] == 0]
-        one = next((r["seconds"] for r in same if r["ranks"] == 0), None)
-        launched = [r for r in same if r["ranks"] > 0]
-        if record.get("seconds") is None or record["exit"] != 0 or record["ranks"] == 0:
+        one = next((r["seconds"] for r in same if config_of(r) == (0, 1)), None)
+        if record.get("seconds") is None or record["exit"] != 0 or config_of(record) == (0, 1):
             return None, None, None
-        base = min(launched, key=lambda r: r["ranks"])
-        work = record["ranks"] * record["seconds"]
-        return (one / work if one else None), base["ranks"] * base["seconds"] / work, base["ranks"]
+        launched = [r for r in same if config_of(r) != (0, 1)]
+        base = min(launched, key=lambda r: (cores(config_of(r)), -r["ranks"]))
+        work = cores(config_of(record)) * record["seconds"]
+        return (one / work if one else None), cores(config_of(base)) * base["seconds"] / work, base
 
     def write(self):
         rows = []
-        for r in sorted(self.records, key=lambda r: (-r["n"], r["verb"] != "exact", r["ranks"])):
-            vs_one, vs_fewest, fewest = self.efficiencies(r)
-            rows.append(dict(r, efficiency_vs_one_process=vs_one, efficiency_vs_fewest_ranks=vs_fewest,
-                             fewest_ranks=fewest))
+        for r in sorted(self.records, key=lambda r: (-r["n"], r["verb"] != "exact", cores(config_of(r)), r["ranks"])):
+            vs_one, vs_fewest, base = self.efficiencies(r)
+            rows.append(dict(r, efficiency_vs_one_process=vs_one, efficiency_vs_fewest_cores=vs_fewest,
+                             fewest_cores_run=config_name(config_of(base)) if base else None))
         with open(os.path.join(self.a.out, "scale.json"), "w") as f:
             json.dump({"machine": self.header, "runs": rows}, f, indent=1)
         h = self.header
         lines = [f"Machine: {h['cpu_model']}, nproc {h['nproc']} ({h['affinity_cpus']} in this process's affinity), "
-                 f"host {h['host']}, {h['date_utc']} UTC; --threads 1 per rank, each run capped at {h['cap_s']:g} s.",
+                 f"host {h['host']}, {h['date_utc']} UTC; each run capped at {h['cap_s']:g} s; P = ranks x threads cores.",
                  "", f"    {h['command']}", "",
-                 "| n | verb | processes | seconds | T(1 process) / (R T(R)) | R0 T(R0) / (R T(R)) | largest read per rank | output |",
-                 "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+                 "| n | verb | processes | P | seconds | T(1 process) / (P T) | P0 T(P0) / (P T) | largest read per rank | output |",
+                 "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for r in rows:
-            who = "1, no MPI" if r["ranks"] == 0 else f"{r['ranks']} rank{'s' if r['ranks'] > 1 else ''}"
             seconds = f"{r['seconds']:.1f}" if r.get("seconds") is not None and r["exit"] == 0 else ""
             e1 = f"{r['efficiency_vs_one_process']:.2f}" if r["efficiency_vs_one_process"] else ""
-            e0 = f"{r['efficiency_vs_fewest_ranks']:.2f} (R0 = {r['fewest_ranks']})" if r["efficiency_vs_fewest_ranks"] else ""
+            e0 = f"{r['efficiency_vs_fewest_cores']:.2f} (P0: {r['fewest_cores_run']})" if r["efficiency_vs_fewest_cores"] else ""
             read = f"{r['largest_read_bytes'] / 2**20:.1f} MiB" if r.get("largest_read_bytes") else ""
-            lines.append(f"| {r['n']} | {r['verb']} | {who} | {seconds} | {e1} | {e0} | {read} | {r['status']} |")
+            lines.append(f"| {r['n']} | {r['verb']} | {config_name(config_of(r))} | {cores(config_of(r))} | {seconds} | "
+                         f"{e1} | {e0} | {read} | {r['status']} |")
         lines += ["", PHASES_NOTE, "", "| n | verb | processes | seconds | " + " | ".join(name for name, _ in PHASE_COLUMNS) + " |",
                   "| --- | --- | --- | --- | " + " | ".join("---" for _ in PHASE_COLUMNS) + " |"]
         for r in rows:
             if not r.get("phases"):
                 continue
-            who = "1, no MPI" if r["ranks"] == 0 else f"{r['ranks']}"
             cells = [phase_cell(r["phases"], parts) for _, parts in PHASE_COLUMNS]
-            lines.append(f"| {r['n']} | {r['verb']} | {who} | {r['seconds']:.2f} | " + " | ".join(cells) + " |")
+            lines.append(f"| {r['n']} | {r['verb']} | {config_name(config_of(r))} | {r['seconds']:.2f} | " + " | ".join(cells) + " |")
         with open(os.path.join(self.a.out, "scale.md"), "w") as f:
             f.write("\n".join(lines) + "\n")
+
+
+def config_of(record):
+    return record["ranks"], record.get("threads", 1)
 
 
 PRODUCT_SIDE = ["product: setup", "product: analysis", "product: scaling", "product: operand residues"]

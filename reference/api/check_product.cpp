@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "common/phase_clock.hpp"
+#include "common/thread_scope.hpp"
 #include "exact/exact_gemm.hpp"
 
 namespace ozref {
@@ -17,8 +18,9 @@ void require_c_matching(const std::vector<size_t>& shape, DType dtype, size_t m,
 
 const char* c_precision_of(DType dtype) { return dtype == DType::F8 ? "fp64" : "fp32"; }
 
-MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string& c_name) {
+MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string& c_name, int threads) {
   const PhaseTimer timer(Phase::Measure);
+  const ThreadScope scope(threads);  // measure_sums runs on OpenMP's threads
   if (c.dtype == DType::F8) return measure_sums(matrix_from_npy(c, c_name).data, e);
   std::vector<float> cf(c.elements());
   // std::copy, not memcpy: an empty C's data() may be null, which memcpy must not be given
@@ -29,7 +31,7 @@ MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string
 CheckOutcome check_product(const Operands& ops, const NpyArray& c, const std::string& c_name, int threads) {
   require_c_matching(c.shape, c.dtype, ops.a.rows, ops.b.cols, c_name);
   const ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = threads});
-  return {.metrics = finish_metrics(measure_c(c, e, c_name)), .m = e.rows, .n = e.cols, .k = e.depth, .c_precision = c_precision_of(c.dtype)};
+  return {.metrics = finish_metrics(measure_c(c, e, c_name, threads)), .m = e.rows, .n = e.cols, .k = e.depth, .c_precision = c_precision_of(c.dtype)};
 }
 
 }  // namespace ozref

@@ -37,8 +37,10 @@ int run_exact(const ExactArgs& args, std::ostream& out) {
   const ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = args.threads});
   {
     const PhaseTimer timer(Phase::Write);
-    Matrix<double> c(e.rows, e.cols);
-    c.data = e.nearest;
+    Matrix<double> c;
+    c.rows = e.rows;
+    c.cols = e.cols;
+    c.data.assign(e.nearest.begin(), e.nearest.end());
     write_npy(args.out, npy_from_matrix(c));
   }
   print_written(out, args.out, e.rows, e.cols, e.depth);

@@ -115,16 +115,16 @@ MixedRadix mixed_radix(const std::vector<uint32_t>& primes, int max_shift) {
 }
 
 // out[e] = c[e] mod p for count DGEMM results.
-OZREF_VECTOR_CLONES void reduce_sums(const double* c, size_t count, const Modulus& md, double* out) {
+OZREF_VECTOR_CLONES void reduce_sums(const double* c, size_t count, const Modulus& md, int32_t* out) {
 #pragma omp simd
-  for (size_t e = 0; e < count; ++e) out[e] = md.reduce_sum(c[e]);
+  for (size_t e = 0; e < count; ++e) out[e] = int32_t(md.reduce_sum(c[e]));
 }
 
 constexpr size_t kBlock = 64;  // elements rebuilt together, so that their chains interleave
 
 // Garner's mixed-radix digits of count_e elements (their residues mod p_i at residue[i * plane + e]),
 // digit i of element e at digit[i * kBlock + e]. Every operand is an integer below 2^52.
-OZREF_VECTOR_CLONES void garner_digits(const MixedRadix& mr, const double* residue, size_t plane,
+OZREF_VECTOR_CLONES void garner_digits(const MixedRadix& mr, const int32_t* residue, size_t plane,
                                        size_t count_e, double* digit) {
   for (size_t i = 0; i < mr.moduli.size(); ++i) {
     const Modulus& md = mr.moduli[i];
@@ -137,9 +137,9 @@ OZREF_VECTOR_CLONES void garner_digits(const MixedRadix& mr, const double* resid
       for (size_t e = 0; e < count_e; ++e) d[e] = md.reduce(d[e] * radix + v[e]);
     }
     const double inverse = mr.inverse[i];
-    const double* r = &residue[i * plane];
+    const int32_t* r = &residue[i * plane];
 #pragma omp simd
-    for (size_t e = 0; e < count_e; ++e) d[e] = md.reduce((r[e] - d[e]) * inverse);
+    for (size_t e = 0; e < count_e; ++e) d[e] = md.reduce((double(r[e]) - d[e]) * inverse);
   }
 }
 
@@ -152,7 +152,7 @@ struct BlockBuffer {
   std::vector<uint8_t> negative;
 };
 
-void rebuild(const MixedRadix& mr, const double* residues, size_t plane, size_t first, size_t count_e,
+void rebuild(const MixedRadix& mr, const int32_t* residues, size_t plane, size_t first, size_t count_e,
              BlockBuffer& out) {
   const size_t count = mr.moduli.size(), words = mr.product.size();
   garner_digits(mr, residues + first, plane, count_e, out.digit.data());
@@ -216,7 +216,7 @@ Plan make_plan(size_t k, long bits, int max_shift) {
 ScaledIntegerMatrix transposed(const ScaledIntegerMatrix& x) {
   const PhaseTimer timer(Phase::Scaling);
   constexpr size_t kTile = 32;
-  ScaledIntegerMatrix t{x.cols, x.rows, std::vector<int64_t>(x.significand.size()), std::vector<uint16_t>(x.shift.size())};
+  ScaledIntegerMatrix t{x.cols, x.rows, Buffer<int64_t>(x.significand.size()), Buffer<uint16_t>(x.shift.size())};
 #pragma omp parallel for schedule(static)
   for (size_t i0 = 0; i0 < x.rows; i0 += kTile)
     for (size_t j0 = 0; j0 < x.cols; j0 += kTile)
@@ -231,7 +231,7 @@ ScaledIntegerMatrix transposed(const ScaledIntegerMatrix& x) {
 // residues[i * m * n + idx] = (a b)[idx] mod p_i by one exact DGEMM per prime, each OpenMP thread
 // on its own band of rows with a single-threaded OpenBLAS (whose own threads would compete).
 void dgemm_residues(const ScaledIntegerMatrix& a, const ScaledIntegerMatrix& b, const MixedRadix& mr,
-                    double* residues) {
+                    int32_t* residues) {
   const size_t m = a.rows, k = a.cols, n = b.cols, count = mr.moduli.size(), plane = m * n;
   const PhaseTimer timer(Phase::ResidueGemms);  // the residues of the operands too, formed between the DGEMMs
   const std::unique_ptr<double[]> br(new double[count * k * n]);  // of B, prime by prime; all written
@@ -278,17 +278,19 @@ void crt_gemm(ScaledIntegerMatrix a, ScaledIntegerMatrix b_transposed, long bits
   // uninitialised (zeroing them would cost a sizeable part of the work outside the GEMMs). In the
   // int8 mode they are allocated once the scaled operands are released, so that they take the
   // operands' memory rather than fresh pages (whose faults cost more than the zeroing would).
-  std::unique_ptr<double[]> residues;
+  // Every modulus is below 2^26, so 32-bit integers hold them: half the pages and the traffic of
+  // doubles.
+  std::unique_ptr<int32_t[]> residues;
   if (plan.small.empty()) {
     const ScaledIntegerMatrix b = transposed(b_transposed);  // the DGEMMs take B's rows
     b_transposed = {};
-    residues.reset(new double[count * plane]);
+    residues.reset(new int32_t[count * plane]);
     dgemm_residues(a, b, mr, residues.get());
   } else {
     const Int8Operands operands = int8_operands(a, b_transposed, mr.moduli, plan.small);
     a = {};
     b_transposed = {};
-    residues.reset(new double[count * plane]);
+    residues.reset(new int32_t[count * plane]);
     int8_residue_gemm(operands, mr.moduli, plan.small, residues.get());
   }
   const PhaseTimer timer(Phase::Rebuild);

@@ -16,13 +16,16 @@
 #include <span>
 #include <vector>
 
+#include "common/buffer.hpp"
+
 namespace ozref {
 
-// Element (r, c) = significand * 2^shift, an exact integer (|significand| < 2^53).
+// Element (r, c) = significand * 2^shift, an exact integer (|significand| < 2^53). Buffers: their
+// makers write every element from their threads, which so also take the first touch of the pages.
 struct ScaledIntegerMatrix {
   size_t rows = 0, cols = 0;
-  std::vector<int64_t> significand;
-  std::vector<uint16_t> shift;
+  Buffer<int64_t> significand;
+  Buffer<uint16_t> shift;
 };
 
 // The elements of a product as sign and magnitude, `words` little-endian 64-bit words each.

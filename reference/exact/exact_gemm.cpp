@@ -321,7 +321,7 @@ ScaledIntegerMatrix scaled_columns(const Matrix<double>& x, const std::vector<Li
   const PhaseTimer timer(Phase::Scaling);
   constexpr size_t kTile = 32;  // rows of B per tile
   const size_t k = x.rows, n = x.cols;
-  ScaledIntegerMatrix s{n, k, std::vector<int64_t>(x.size()), std::vector<uint16_t>(x.size())};
+  ScaledIntegerMatrix s{n, k, Buffer<int64_t>(x.size()), Buffer<uint16_t>(x.size())};
   std::vector<int64_t> col_low(n);  // an empty line's low (INT_MAX) meets only zeros
   for (size_t j = 0; j < n; ++j) col_low[j] = lines[j].low;
 #pragma omp parallel
@@ -395,20 +395,29 @@ void apply_specials(const Matrix<double>& a, const Matrix<double>& b, const Anal
                     ExactProduct& out) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
   const PhaseTimer timer(Phase::Specials);
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      if (!an.rows[i].nonfinite && !an.cols[j].nonfinite) continue;
-      const SpecialResult s = dot_special(a.data.data() + i * k, 1, b.data.data() + j, n, k);
-      if (s == SpecialResult::None) continue;
-      const double v = s == SpecialResult::NaN            ? std::nan("")
-                       : s == SpecialResult::PlusInfinity ? HUGE_VAL
-                                                          : -HUGE_VAL;
-      const size_t idx = i * n + j;
-      out.nearest[idx] = v;
-      out.nearest_fp32[idx] = static_cast<float>(v);
-      out.residual[idx] = 0.0;
-      out.residual_exact[idx] = 1;
-    }
+  const auto apply = [&](size_t i, size_t j) {
+    const SpecialResult s = dot_special(a.data.data() + i * k, 1, b.data.data() + j, n, k);
+    if (s == SpecialResult::None) return;
+    const double v = s == SpecialResult::NaN            ? std::nan("")
+                     : s == SpecialResult::PlusInfinity ? HUGE_VAL
+                                                        : -HUGE_VAL;
+    const size_t idx = i * n + j;
+    out.nearest[idx] = v;
+    out.nearest_fp32[idx] = static_cast<float>(v);
+    out.residual[idx] = 0.0;
+    out.residual_exact[idx] = 1;
+  };
+  // Only the elements of a row or column with a non-finite entry (a pass over all of C would be
+  // serial work at every size).
+  std::vector<size_t> nonfinite_cols;
+  for (size_t j = 0; j < n; ++j)
+    if (an.cols[j].nonfinite) nonfinite_cols.push_back(j);
+  for (size_t i = 0; i < m; ++i) {
+    if (an.rows[i].nonfinite)
+      for (size_t j = 0; j < n; ++j) apply(i, j);
+    else
+      for (size_t j : nonfinite_cols) apply(i, j);
+  }
 }
 
 // The residue GEMMs the modular path would run, or 0 where the direct path runs instead. Costs are
@@ -430,6 +439,24 @@ int choose_method(const Matrix<double>& a, const Matrix<double>& b, const Analys
   return modular_cost < direct_cost ? plan.gemms : 0;
 }
 
+// Every element of the output a canary (every element must be written), set on the threads: on one
+// thread its first-touch page faults were a serial part of the product (docs/scale.md).
+void fill_canaries(ExactProduct& out, size_t mn) {
+  out.nearest.resize(mn);
+  out.residual.resize(mn);
+  out.residual_exact.resize(mn);
+  out.nearest_fp32.resize(mn);
+  const double nan = std::nan("");
+  const float nanf = std::nanf("");
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < mn; ++i) {
+    out.nearest[i] = nan;
+    out.residual[i] = nan;
+    out.residual_exact[i] = 0;
+    out.nearest_fp32[i] = nanf;
+  }
+}
+
 }  // namespace
 
 ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
@@ -445,11 +472,7 @@ ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
   out.rows = a.rows;
   out.cols = b.cols;
   out.depth = a.cols;
-  const size_t mn = a.rows * b.cols;
-  out.nearest.assign(mn, std::nan(""));  // canary: every element must be written
-  out.residual.assign(mn, std::nan(""));
-  out.residual_exact.assign(mn, 0);
-  out.nearest_fp32.assign(mn, std::nanf(""));
+  fill_canaries(out, a.rows * b.cols);
 
   const Analysis an = analyse(a, b);
   const int moduli = choose_method(a, b, an, options.method);

@@ -11,17 +11,20 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/buffer.hpp"
 #include "common/matrix.hpp"
 
 namespace ozref {
 
+// Buffers, so that exact_gemm's threads take the first touch of their pages (one thread zeroing
+// them took a sizeable serial part of the product at 16 threads: docs/scale.md).
 struct ExactProduct {
   size_t rows = 0, cols = 0, depth = 0;
-  std::vector<double> nearest;    // the exact element rounded to FP64, nearest-even (+-Inf past
+  Buffer<double> nearest;         // the exact element rounded to FP64, nearest-even (+-Inf past
                                   // the FP64 range; NaN by the IEEE rules in exact/specials.hpp)
-  std::vector<double> residual;   // the exact E - nearest rounded to FP64 (0 if nearest is not finite)
-  std::vector<uint8_t> residual_exact;  // 1 when E == nearest + residual exactly
-  std::vector<float> nearest_fp32;      // the exact element rounded once to FP32, nearest-even
+  Buffer<double> residual;        // the exact E - nearest rounded to FP64 (0 if nearest is not finite)
+  Buffer<uint8_t> residual_exact;  // 1 when E == nearest + residual exactly
+  Buffer<float> nearest_fp32;      // the exact element rounded once to FP32, nearest-even
   int moduli = 0;                       // residue GEMMs of the modular path (0 when the direct path ran)
   bool direct_path = false;
 };

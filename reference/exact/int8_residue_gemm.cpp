@@ -121,7 +121,7 @@ void operand_bytes(const ScaledIntegerMatrix& x, size_t first, size_t count, con
 // out[idx] = sum_t (d_t[idx] mod m_t) * u_t mod P, u_t = 1 mod m_t and 0 modulo the others: the sum
 // is below 3 * 2^8 * 2^24 < 2^34, exact, and one reduction gives the residue modulo P.
 OZREF_VECTOR_CLONES void join_residues(const uint32_t* d0, const uint32_t* d1, const uint32_t* d2, size_t count,
-                                       const double* mods, const double* units, double p, double* out) {
+                                       const double* mods, const double* units, double p, int32_t* out) {
   // Copies, so that the loop does not read them again through `out`, which might alias them.
   const double m0 = mods[0], m1 = mods[1], m2 = mods[2], u0 = units[0], u1 = units[1], u2 = units[2];
   const double i0 = 1.0 / m0, i1 = 1.0 / m1, i2 = 1.0 / m2, inverse = 1.0 / p;
@@ -130,18 +130,18 @@ OZREF_VECTOR_CLONES void join_residues(const uint32_t* d0, const uint32_t* d1, c
     const double r0 = reduce_mod(double(int32_t(d0[e])), m0, i0);
     const double r1 = reduce_mod(double(int32_t(d1[e])), m1, i1);
     const double r2 = reduce_mod(double(int32_t(d2[e])), m2, i2);
-    out[e] = reduce_mod(r0 * u0 + r1 * u1 + r2 * u2, p, inverse);
+    out[e] = int32_t(reduce_mod(r0 * u0 + r1 * u1 + r2 * u2, p, inverse));
   }
 }
 
 // The same without reducing each d_t first, where |d_t| <= K 2^14 keeps the sum below 3 K 2^38 <= 2^52
 // (K up to 5547 for the largest P): one reduction in place of four.
 OZREF_VECTOR_CLONES void join_sums(const uint32_t* d0, const uint32_t* d1, const uint32_t* d2, size_t count,
-                                   const double* units, double p, double* out) {
+                                   const double* units, double p, int32_t* out) {
   const double u0 = units[0], u1 = units[1], u2 = units[2], inverse = 1.0 / p;
 #pragma omp simd
   for (size_t e = 0; e < count; ++e)
-    out[e] = reduce_mod(double(int32_t(d0[e])) * u0 + double(int32_t(d1[e])) * u1 + double(int32_t(d2[e])) * u2, p, inverse);
+    out[e] = int32_t(reduce_mod(double(int32_t(d0[e])) * u0 + double(int32_t(d1[e])) * u1 + double(int32_t(d2[e])) * u2, p, inverse));
 }
 
 using Bytes = std::vector<std::vector<std::unique_ptr<int8_t[]>>>;  // [group][m of the group]
@@ -164,7 +164,7 @@ Bytes all_bytes(const ScaledIntegerMatrix& x, const std::vector<Modulus>& groups
 // each, reused from group to group: fresh pages would cost their faults every time), the join.
 void group_residues(size_t m, size_t n, size_t k, const std::vector<std::unique_ptr<int8_t[]>>& ra,
                     const std::vector<std::unique_ptr<int8_t[]>>& rb, const Modulus& group,
-                    const std::vector<uint32_t>& small, const std::unique_ptr<uint32_t[]> (&d)[3], double* out) {
+                    const std::vector<uint32_t>& small, const std::unique_ptr<uint32_t[]> (&d)[3], int32_t* out) {
   const size_t count = small.size();
   double mods[3] = {1, 1, 1}, units[3] = {0, 0, 0};
   for (size_t t = 0; t < count; ++t) {
@@ -206,7 +206,7 @@ Int8Operands int8_operands(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
 }
 
 void int8_residue_gemm(const Int8Operands& operands, const std::vector<Modulus>& groups,
-                       const std::vector<std::vector<uint32_t>>& small, double* residues) {
+                       const std::vector<std::vector<uint32_t>>& small, int32_t* residues) {
   const size_t m = operands.m, n = operands.n, k = operands.k, plane = m * n;
   const PhaseTimer timer(Phase::ResidueGemms);
   const std::unique_ptr<uint32_t[]> d[3] = {std::unique_ptr<uint32_t[]>(new uint32_t[plane]),  // every element

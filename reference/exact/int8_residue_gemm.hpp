@@ -39,6 +39,6 @@ Int8Operands int8_operands(const ScaledIntegerMatrix& a, const ScaledIntegerMatr
 // residues[g * m * n + idx] = (a b)[idx] mod groups[g].p in [0, p), where groups[g].p is the
 // product of small[g] (one to three of int8_moduli()).
 void int8_residue_gemm(const Int8Operands& operands, const std::vector<Modulus>& groups,
-                       const std::vector<std::vector<uint32_t>>& small, double* residues);
+                       const std::vector<std::vector<uint32_t>>& small, int32_t* residues);
 
 }  // namespace ozref

@@ -6,6 +6,7 @@
 
 #include "api/scheme_inputs.hpp"
 #include "api/verify_level.hpp"
+#include "common/thread_scope.hpp"
 #include "exact/exact_gemm.hpp"
 #include "io/atomic_file.hpp"
 #include "mpi/block_run.hpp"
@@ -54,7 +55,11 @@ SchemeRun run_distributed(const SchemeRunRequest& request, const std::string& a_
   std::vector<double> times = {mine.pipeline_seconds};
   max_within_group(times, 0);
   MetricSums sums;
-  on_every_rank([&] { sums = measure_sums(mine.c.data, exact_gemm(part.ops.a, part.ops.b, {.threads = request.threads})); });
+  on_every_rank([&] {
+    const ExactProduct e = exact_gemm(part.ops.a, part.ops.b, {.threads = request.threads});
+    const ThreadScope scope(request.threads);  // measure_sums runs on OpenMP's threads
+    sums = measure_sums(mine.c.data, e);
+  });
   run.result.accuracy = merged_metrics(sums);
   run.result.stages = merged_reports(mine.stages);
   schemes::settle_exactness(run.scheme, run.result);

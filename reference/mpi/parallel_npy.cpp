@@ -27,7 +27,7 @@ std::string npy_header(size_t m, size_t n) {
 }
 
 // Each row of the block is one contiguous run of the file.
-void write_block(MPI_File file, size_t data_start, size_t n, const dist::Block& block, const std::vector<double>& data,
+void write_block(MPI_File file, size_t data_start, size_t n, const dist::Block& block, std::span<const double> data,
                  const std::string& path) {
   const size_t cols = block.cols.size();
   for (size_t r = 0; r < block.rows.size() && cols; ++r) {
@@ -39,7 +39,7 @@ void write_block(MPI_File file, size_t data_start, size_t n, const dist::Block& 
 
 }  // namespace
 
-void write_npy_in_parallel(const std::string& path, size_t m, size_t n, const dist::Block& block, const std::vector<double>& block_data) {
+void write_npy_in_parallel(const std::string& path, size_t m, size_t n, const dist::Block& block, std::span<const double> block_data) {
   const std::string header = npy_header(m, n);
   std::optional<AtomicFile> file;  // rank 0's; removed on the way out unless committed
   on_every_rank([&] {

@@ -4,14 +4,14 @@
 // length, every rank writes its block's rows into it through MPI-IO, and rank 0 renames it over
 // the target once every rank's writes succeeded; on any failure it is removed. Collective.
 #pragma once
+#include <span>
 #include <string>
-#include <vector>
 
 #include "dist/process_grid.hpp"
 
 namespace ozref::mpi {
 
 // `block_data`: this rank's block in C order.
-void write_npy_in_parallel(const std::string& path, size_t m, size_t n, const dist::Block& block, const std::vector<double>& block_data);
+void write_npy_in_parallel(const std::string& path, size_t m, size_t n, const dist::Block& block, std::span<const double> block_data);
 
 }  // namespace ozref::mpi

@@ -27,7 +27,7 @@ Checked element(const WideIntegerMatrix& c, size_t idx) {
 }
 
 ScaledIntegerMatrix random_integers(size_t rows, size_t cols, int max_shift, Rng& rng) {
-  ScaledIntegerMatrix x{rows, cols, std::vector<int64_t>(rows * cols), std::vector<uint16_t>(rows * cols)};
+  ScaledIntegerMatrix x{rows, cols, Buffer<int64_t>(rows * cols), Buffer<uint16_t>(rows * cols)};
   for (size_t i = 0; i < x.significand.size(); ++i) {
     const int64_t s = static_cast<int64_t>(rng.next() >> (11 + rng.below(53)));  // below 2^53
     x.significand[i] = rng.below(2) ? -s : s;
@@ -76,8 +76,8 @@ TEST_CASE("crt gemm: elements at the range bound of both signs, and exact cancel
   CaseCount cases("elements (range bound)");
   const int64_t top = (int64_t{1} << 53) - 1;
   for (auto [k, shift] : {std::pair{1, 0}, {64, 10}, {1025, 200}}) {
-    ScaledIntegerMatrix a{2, size_t(k), std::vector<int64_t>(2 * k, top), std::vector<uint16_t>(2 * k, uint16_t(shift))};
-    ScaledIntegerMatrix b{size_t(k), 3, std::vector<int64_t>(3 * k, top), std::vector<uint16_t>(3 * k, uint16_t(shift))};
+    ScaledIntegerMatrix a{2, size_t(k), Buffer<int64_t>(2 * k, top), Buffer<uint16_t>(2 * k, uint16_t(shift))};
+    ScaledIntegerMatrix b{size_t(k), 3, Buffer<int64_t>(3 * k, top), Buffer<uint16_t>(3 * k, uint16_t(shift))};
     for (int kk = 0; kk < k; ++kk) {
       a.significand[k + kk] = -top;                          // row 1: every product negative
       b.significand[kk * 3 + 2] = kk % 2 ? -top : top;         // column 2: cancels for even k
@@ -95,8 +95,8 @@ TEST_CASE("crt gemm: int8 mode at its largest depth, residues at the edge of int
   for (size_t k : {size_t{131071}, size_t{131072}}) {
     INFO("K = " << k);
     CHECK(crt_plan(k, 40).int8 == (k < 131072));
-    ScaledIntegerMatrix a{2, k, std::vector<int64_t>(2 * k, 1), std::vector<uint16_t>(2 * k, 7)};
-    ScaledIntegerMatrix b{k, 2, std::vector<int64_t>(2 * k, 1), std::vector<uint16_t>(2 * k, 7)};
+    ScaledIntegerMatrix a{2, k, Buffer<int64_t>(2 * k, 1), Buffer<uint16_t>(2 * k, 7)};
+    ScaledIntegerMatrix b{k, 2, Buffer<int64_t>(2 * k, 1), Buffer<uint16_t>(2 * k, 7)};
     for (size_t kk = 0; kk < k; ++kk) {
       a.significand[k + kk] = -1;                      // row 1: -128
       b.significand[kk * 2 + 1] = kk % 3 ? 255 : -1;  // column 1: 255 * 128 (-2 mod 256) or -128
@@ -139,8 +139,8 @@ TEST_CASE("crt gemm: int8 mode at the depth where the joining reduces first", "[
   CaseCount cases("elements (join depth)");
   for (size_t k : {size_t{1024}, size_t{5547}, size_t{5548}, size_t{6000}}) {
     INFO("K = " << k);
-    ScaledIntegerMatrix a{2, k, std::vector<int64_t>(2 * k, 1), std::vector<uint16_t>(2 * k, 7)};
-    ScaledIntegerMatrix b{k, 2, std::vector<int64_t>(2 * k, 1), std::vector<uint16_t>(2 * k, 7)};
+    ScaledIntegerMatrix a{2, k, Buffer<int64_t>(2 * k, 1), Buffer<uint16_t>(2 * k, 7)};
+    ScaledIntegerMatrix b{k, 2, Buffer<int64_t>(2 * k, 1), Buffer<uint16_t>(2 * k, 7)};
     for (size_t kk = 0; kk < k; ++kk) {
       a.significand[k + kk] = -1;                      // row 1: -128
       b.significand[kk * 2 + 1] = kk % 3 ? 255 : -1;  // column 1: 255 * 128 (-2 mod 256) or -128

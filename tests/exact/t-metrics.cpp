@@ -17,7 +17,7 @@ ExactProduct reference(std::vector<double> nearest) {
   e.rows = 1;
   e.cols = nearest.size();
   e.depth = 1;
-  e.nearest = nearest;
+  e.nearest.assign(nearest.begin(), nearest.end());
   e.residual.assign(nearest.size(), 0.0);
   e.residual_exact.assign(nearest.size(), 1);
   for (double v : nearest) e.nearest_fp32.push_back(static_cast<float>(v));
