@@ -23,7 +23,6 @@
 namespace ozref {
 namespace {
 
-constexpr double kMaxModularBytes = 4.0 * (1 << 30);  // buffers the modular path may allocate
 
 // A finite FP64 as integer significand * 2^exponent with trailing zeros stripped (sig odd or 0).
 struct Parts {
@@ -342,19 +341,69 @@ ScaledIntegerMatrix scaled_columns(const Matrix<double>& x, const std::vector<Li
   return s;
 }
 
-void modular_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
-                  ExactProduct& out) {
-  const size_t n = b.cols;
-  crt_gemm(scaled_rows(a, an.rows), scaled_columns(b, an.cols), an.bits, [&](const ProductBlock& block) {
+// The panels of C the modular path runs in: rows x cols panels of at most `height` x `width`.
+struct Panels {
+  size_t rows = 1, cols = 1, height = 0, width = 0;
+};
+
+// The bytes one run of the modular path allocates for an m x k by k x n product (the panel's
+// operands copied out of A and B included).
+double modular_bytes(size_t m, size_t n, size_t k, const CrtPlan& plan, long bits) {
+  const double residue_bytes = plan.int8 ? 3.0 * (m * k + k * n) + 12.0 * m * n + 10.0 * k * n : 8.0 * k * n * plan.gemms;
+  return plan.moduli * 8.0 * m * n + residue_bytes + 26.0 * (m * k + k * n) + 8.0 * m * n * (bits / 64 + 3);
+}
+
+// The fewest panels (the longer side halved each time) whose runs fit `max_bytes`; none (0 x 0)
+// where even a panel of one element would not.
+Panels panels_for(size_t m, size_t n, size_t k, const CrtPlan& plan, long bits, double max_bytes) {
+  Panels p{1, 1, m, n};
+  while (modular_bytes(p.height, p.width, k, plan, bits) > max_bytes) {
+    if (p.height == 1 && p.width == 1) return {0, 0, 0, 0};
+    if (p.height >= p.width) p.rows *= 2;
+    else p.cols *= 2;
+    p.height = (m + p.rows - 1) / p.rows, p.width = (n + p.cols - 1) / p.cols;
+  }
+  p.rows = (m + p.height - 1) / p.height, p.cols = (n + p.width - 1) / p.width;  // none empty
+  return p;
+}
+
+// Rows [i0, i0 + rows) of x, or its columns [j0, j0 + cols).
+Matrix<double> rows_of(const Matrix<double>& x, size_t i0, size_t rows) {
+  Matrix<double> p(rows, x.cols);
+  std::copy_n(x.data.data() + i0 * x.cols, rows * x.cols, p.data.data());
+  return p;
+}
+Matrix<double> columns_of(const Matrix<double>& x, size_t j0, size_t cols) {
+  Matrix<double> p(x.rows, cols);
+#pragma omp parallel for schedule(static)
+  for (size_t r = 0; r < x.rows; ++r) std::copy_n(x.data.data() + r * x.cols + j0, cols, p.data.data() + r * cols);
+  return p;
+}
+
+// One panel of C: rows i0.. of A (a) times columns j0.. of B (b), into out's elements (i0 + i, j0 + j).
+void modular_panel(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an, size_t i0, size_t j0, ExactProduct& out) {
+  const size_t n = b.cols, out_n = out.cols;
+  const std::vector<LineExtent> rows(an.rows.begin() + i0, an.rows.begin() + i0 + a.rows), cols(an.cols.begin() + j0, an.cols.begin() + j0 + n);
+  crt_gemm(scaled_rows(a, rows), scaled_columns(b, cols), an.bits, [&](const ProductBlock& block) {
     std::vector<uint64_t> scratch;  // allocated only where the multi-word residual is needed
     size_t i = block.first / n, j = block.first % n;  // stepped along, not divided per element
     for (size_t e = 0; e < block.count; ++e, j = j + 1 == n ? (++i, 0) : j + 1) {
-      const LineExtent& r = an.rows[i];
-      const LineExtent& col = an.cols[j];
+      const LineExtent& r = rows[i];
+      const LineExtent& col = cols[j];
       finalize(block.negative[e], {block.magnitude + e * block.words, block.words},
-               r.empty() || col.empty() ? 0 : r.low + col.low, scratch, out, block.first + e);
+               r.empty() || col.empty() ? 0 : r.low + col.low, scratch, out, (i0 + i) * out_n + j0 + j);
     }
   });
+}
+
+// The modular path on every panel of C in turn; a single panel takes A and B as they are.
+void modular_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an, const Panels& p,
+                  ExactProduct& out) {
+  if (p.rows * p.cols == 1) return modular_panel(a, b, an, 0, 0, out);
+  for (size_t i0 = 0; i0 < a.rows; i0 += p.height) {
+    const Matrix<double> a_panel = rows_of(a, i0, std::min(p.height, a.rows - i0));
+    for (size_t j0 = 0; j0 < b.cols; j0 += p.width) modular_panel(a_panel, columns_of(b, j0, std::min(p.width, b.cols - j0)), an, i0, j0, out);
+  }
 }
 
 void direct_path(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an,
@@ -420,23 +469,29 @@ void apply_specials(const Matrix<double>& a, const Matrix<double>& b, const Anal
   }
 }
 
-// The residue GEMMs the modular path would run, or 0 where the direct path runs instead. Costs are
-// estimated in thread-nanoseconds per element of the product (measured with bench_exact_gemm):
-// per GEMM (int8 or FP64) its product and operands, per modulus its residues and Garner's steps; per product the direct
-// path's exact multiply and wide add.
-int choose_method(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an, ExactMethod method) {
+// The modular path's residue GEMMs and panels, or no panels where the direct path runs instead.
+struct Method {
+  int gemms = 0;
+  Panels panels{0, 0, 0, 0};
+};
+
+// Costs are estimated in thread-nanoseconds per element of the product (measured with
+// bench_exact_gemm) on one panel: per GEMM (int8 or FP64) its product and operands, per modulus its
+// residues and Garner's steps; per product the direct path's exact multiply and wide add.
+Method choose_method(const Matrix<double>& a, const Matrix<double>& b, const Analysis& an, const ExactGemmOptions& options) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
-  if (method == ExactMethod::Direct || an.bits == 0 || m * n == 0) return 0;
+  if (options.method == ExactMethod::Direct || an.bits == 0 || m * n == 0) return {};
   const CrtPlan plan = crt_plan(k, an.bits);
-  const double residue_bytes = plan.int8 ? 3.0 * (m * k + k * n) + 12.0 * m * n + 10.0 * k * n : 8.0 * k * n * plan.gemms;
-  const double bytes = plan.moduli * 8.0 * m * n + residue_bytes + 18.0 * (m * k + k * n) + 8.0 * m * n * (an.bits / 64 + 3);
-  if (!plan.moduli || bytes > kMaxModularBytes) return 0;
-  if (method == ExactMethod::Modular) return plan.gemms;
-  const double per_gemm = plan.int8 ? 0.006 * k + 1.0 * k * (1.0 / m + 1.0 / n) + 1.0 : 0.04 * k + 3.0 * k * (1.0 / m + 1.0 / n) + 2.0;
-  const double per_modulus = plan.int8 ? 3.0 * k * (1.0 / m + 1.0 / n) + 2.0 : 0;
+  if (!plan.moduli) return {};
+  const Panels p = panels_for(m, n, k, plan, an.bits, options.max_modular_bytes);
+  if (p.rows == 0) return {};
+  if (options.method == ExactMethod::Modular) return {plan.gemms, p};
+  const double hp = double(p.height), wp = double(p.width);
+  const double per_gemm = plan.int8 ? 0.006 * k + 1.0 * k * (1.0 / hp + 1.0 / wp) + 1.0 : 0.04 * k + 3.0 * k * (1.0 / hp + 1.0 / wp) + 2.0;
+  const double per_modulus = plan.int8 ? 3.0 * k * (1.0 / hp + 1.0 / wp) + 2.0 : 0;
   const double modular_cost = plan.gemms * per_gemm + plan.moduli * per_modulus + 1.5 * plan.moduli * plan.moduli;
   const double direct_cost = 25.0 * k;
-  return modular_cost < direct_cost ? plan.gemms : 0;
+  return modular_cost < direct_cost ? Method{plan.gemms, p} : Method{};
 }
 
 // Every element of the output a canary (every element must be written), set on the threads: on one
@@ -475,10 +530,11 @@ ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
   fill_canaries(out, a.rows * b.cols);
 
   const Analysis an = analyse(a, b);
-  const int moduli = choose_method(a, b, an, options.method);
-  if (moduli) {
-    out.moduli = moduli;
-    modular_path(a, b, an, out);
+  const Method method = choose_method(a, b, an, options);
+  if (method.gemms) {
+    out.moduli = method.gemms;
+    out.panels = method.panels.rows * method.panels.cols;
+    modular_path(a, b, an, method.panels, out);
   } else {
     out.direct_path = true;
     direct_path(a, b, an, out);

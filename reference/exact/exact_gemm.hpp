@@ -26,6 +26,7 @@ struct ExactProduct {
   Buffer<uint8_t> residual_exact;  // 1 when E == nearest + residual exactly
   Buffer<float> nearest_fp32;      // the exact element rounded once to FP32, nearest-even
   int moduli = 0;                       // residue GEMMs of the modular path (0 when the direct path ran)
+  size_t panels = 0;                    // panels of C the modular path ran in (0 when the direct path ran)
   bool direct_path = false;
 };
 
@@ -39,6 +40,10 @@ enum class ExactMethod {
 struct ExactGemmOptions {
   int threads = 0;  // 0: OpenMP's default
   ExactMethod method = ExactMethod::Fastest;
+  // The buffers one run of the modular path may take: a larger product runs in panels of C, one
+  // after another, each within it (each element depends only on its row of A and column of B, so a
+  // panel computed alone is bit for bit that part of the whole product).
+  double max_modular_bytes = 4.0 * (1 << 30);
 };
 
 ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,

@@ -201,6 +201,35 @@ TEST_CASE("exact gemm: larger random problems agree between the modular path and
   cases.report(2 * 1200);
 }
 
+TEST_CASE("exact gemm: a product over the modular path's memory runs in panels of C, bit for bit the direct path's", "[exact]") {
+  Rng rng(test::seed() + 9);
+  CaseCount cases("elements (panels vs direct)");
+  size_t expected = 0;
+  // Budgets that force 2 to many panels, the last ones partial (shapes multiples of nothing).
+  for (auto [m, k, n, budget] : {std::tuple{61, 90, 47, 150e3}, {61, 90, 47, 40e3}, {9, 300, 130, 60e3}}) {
+    const Matrix<double> a = random_matrix(m, k, Distribution{Distribution::Phi, 2.0}, rng), b = random_matrix(k, n, Distribution{Distribution::Phi, 2.0}, rng);
+    const ExactProduct panelled = exact_gemm(a, b, {.threads = 2, .method = ExactMethod::Modular, .max_modular_bytes = budget});
+    const ExactProduct whole = exact_gemm(a, b, {.threads = 2, .method = ExactMethod::Modular});
+    const ExactProduct direct = exact_gemm(a, b, {.method = ExactMethod::Direct});
+    REQUIRE_FALSE(panelled.direct_path);
+    REQUIRE(panelled.panels > 1);
+    REQUIRE(whole.panels == 1);
+    for (size_t i = 0; i < direct.nearest.size(); ++i) {
+      REQUIRE(same_value(panelled.nearest[i], direct.nearest[i]));
+      REQUIRE(same_value(panelled.residual[i], direct.residual[i]));
+      REQUIRE(panelled.residual_exact[i] == direct.residual_exact[i]);
+      REQUIRE(same_value(panelled.nearest_fp32[i], direct.nearest_fp32[i]));
+      REQUIRE(same_value(whole.nearest[i], direct.nearest[i]));
+      ++cases;
+    }
+    expected += size_t(m) * size_t(n);
+  }
+  // A budget below any panel leaves the product to the direct path.
+  const Matrix<double> a = random_matrix(5, 40, Distribution{Distribution::Randn, 0}, rng), b = random_matrix(40, 6, Distribution{Distribution::Randn, 0}, rng);
+  REQUIRE(exact_gemm(a, b, {.method = ExactMethod::Modular, .max_modular_bytes = 100}).direct_path);
+  cases.report(expected);
+}
+
 TEST_CASE("exact gemm: hostile data in shapes that are multiples of nothing", "[exact]") {
   Rng rng(test::seed() + 7);
   CaseCount cases("elements (hostile)");
