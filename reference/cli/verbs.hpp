@@ -4,6 +4,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -145,5 +146,25 @@ struct LockstepArgs {
 // a message when no GPU is present (or ozref was built without CUDA); InputError for bad input.
 int run_lockstep(const LockstepArgs& args, std::ostream& out);
 void add_lockstep(CLI::App& app, Action& action);
+
+}  // namespace ozref::cli
+
+namespace ozref::cli {
+
+struct FuzzArgs {
+  std::string subject;
+  RunArgs scheme;                         // a scheme subject's options (scheme, shape and data unused)
+  std::vector<std::string> option_words;  // those options as given on the command line
+  std::optional<double> at_least;
+  std::string metric = "maxnorm", properties, generators, out, replay;
+  double seconds = 60, timeout = 10, shrink_seconds = 30;
+  uint64_t cases = 0, first_case = 0;
+  std::optional<uint64_t> seed;           // default: from the clock (printed)
+  size_t max_m = 16, max_n = 16, max_k = 64;
+  int threads = 1;
+};
+// Exit 1 when a property failed (the reproducer in --out), 0 when none did; InputError for bad input.
+int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress);
+void add_fuzz(CLI::App& app, Action& action);
 
 }  // namespace ozref::cli

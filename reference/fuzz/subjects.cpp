@@ -1,0 +1,20 @@
+#include "fuzz/subjects.hpp"
+
+#include "common/error.hpp"
+#include "fuzz/dlopen_subject.hpp"
+#include "fuzz/exec_subject.hpp"
+#include "fuzz/scheme_subject.hpp"
+
+namespace ozref::fuzz {
+
+std::unique_ptr<Subject> make_subject(const SubjectSpec& spec) {
+  const bool scheme = !spec.name.starts_with("exec:") && !spec.name.starts_with("dlopen:") && spec.name != "exact";
+  if (!scheme && !spec.option_words.empty())
+    throw InputError("--subject " + quoted_excerpt(spec.name) + " takes no scheme options (" + spec.option_words.front() + " given)");
+  if (spec.name.starts_with("exec:")) return make_exec_subject(spec.name.substr(5), spec.timeout_seconds);
+  if (spec.name.starts_with("dlopen:")) return make_dlopen_subject(spec.name.substr(7), spec.timeout_seconds);
+  if (spec.name == "exact") return make_exact_subject(spec.threads);
+  return make_scheme_subject(spec);
+}
+
+}  // namespace ozref::fuzz
