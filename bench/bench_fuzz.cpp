@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/thread_scope.hpp"
 #include "exact/exact_gemm.hpp"
 #include "exact/metrics.hpp"
 #include "fuzz/generators.hpp"
@@ -35,6 +36,7 @@ void bench(const std::string& name, std::vector<std::string> option_words, schem
       continue;
     }
     t = Clock::now();
+    const ThreadScope one_thread(1);  // as check_case() (fuzz/properties.cpp)
     const AccuracyMetrics m = measure(out.c.data, exact_gemm(c.a, c.b, {.threads = 1}));
     oracle += since(t);
     if (m.elements != out.c.size()) std::abort();

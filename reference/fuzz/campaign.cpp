@@ -29,7 +29,8 @@ Finding shrink_finding(Subject& subject, const CampaignOptions& o, FuzzCase c, V
     if (!same_failure(again, v)) return std::nullopt;
     return again;
   };
-  Shrunk s = shrink(still_fails, c.a, c.b, v, o.shrink);
+  // A replayed case was shrunk when it was found: it is reported as it is.
+  Shrunk s = c.replayed() ? Shrunk{.a = c.a, .b = c.b, .verdict = v} : shrink(still_fails, c.a, c.b, v, o.shrink);
   // Once more on the shrunk case, so that its C (and an exec subject's log) are that case's.
   if (std::optional<Verdict> last = still_fails(s.a, s.b)) s.verdict = std::move(*last);
   progress << "ozref fuzz: shrunk to " << s.a.rows << "x" << s.b.cols << "x" << s.a.cols << " in " << s.steps.size() << " steps (" << s.attempts

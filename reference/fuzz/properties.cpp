@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/thread_scope.hpp"
 
 namespace ozref::fuzz {
 namespace {
@@ -122,6 +123,7 @@ Verdict check_case(const PropertySet& set, Subject& subject, const Matrix<double
     if (wanted(Property::NoCrash)) v = {.failed = Property::NoCrash, .failure_kind = kind_name(out.kind), .detail = out.detail};
     return v;  // with no C, no other property can be checked
   }
+  const ThreadScope threads(set.threads);  // measure()'s parallel region too: small cases lose to thread start-up
   const ExactProduct e = exact_gemm(a, b, {.threads = set.threads});
   const AccuracyMetrics m = measure(out.c.data, e);
   v.figures = figures_json(m);

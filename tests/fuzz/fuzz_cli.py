@@ -89,7 +89,7 @@ def main():
         assert report["shrunk"]["kind"] == "crash" and report["shrunk"]["k"] == 9, report["shrunk"]
     elif scenario == "exec-hang":
         run = fuzz(ozref, out, "--subject", "exec:" + os.path.join(HERE, "gemm_hangs_on_three_rows.py"), "--property", "no-crash",
-                   "--timeout", "1", "--max-k", "4", "--seconds", "60", "--shrink-seconds", "60")
+                   "--timeout", "3", "--max-n", "2", "--max-k", "2", "--seconds", "60", "--shrink-seconds", "120")
         report = expect_finding(run, out, "no-crash", 3 * 1 * 1)
         assert report["shrunk"]["kind"] == "timeout" and report["shrunk"]["m"] == 3, report["shrunk"]
     elif scenario == "bad-input":
