@@ -19,8 +19,8 @@ namespace {
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-void bench(const std::string& name, std::vector<std::string> option_words, schemes::SchemeOptions options, double budget, uint64_t seed) {
-  const auto subject = fuzz::make_subject({.name = name, .options = options, .option_words = option_words, .threads = 1});
+void bench(const std::string& name, schemes::SchemeOptions options, double budget, uint64_t seed) {
+  const auto subject = fuzz::make_subject({.name = name, .options = options, .threads = 1});
   double generating = 0, running = 0, oracle = 0;
   uint64_t cases = 0, refused = 0;
   const Clock::time_point start = Clock::now();
@@ -56,11 +56,11 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(seed));
   schemes::SchemeOptions fast;
   fast.mode = "fast";
-  bench("exact", {}, {}, budget, seed);
-  bench("gemmul8@2.0.14", {"--mode", "fast"}, fast, budget, seed);
-  bench("ozaki2-int8", {}, {}, budget, seed);
+  bench("exact", {}, budget, seed);
+  bench("gemmul8@2.0.14", fast, budget, seed);
+  bench("ozaki2-int8", {}, budget, seed);
   schemes::SchemeOptions bits79;
   bits79.mantissa_bits = "79";
-  bench("cublas-fixedpoint@13.1", {"--mantissa-bits", "79"}, bits79, budget, seed);
+  bench("cublas-fixedpoint@13.1", bits79, budget, seed);
   return 0;
 }

@@ -3,40 +3,16 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "cli/options.hpp"
 #include "cli/run_options.hpp"
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
-#include "fuzz/campaign.hpp"
-#include "fuzz/reproducer.hpp"
-#include "fuzz/subjects.hpp"
+#include "fuzz/session.hpp"
 #include "io/atomic_file.hpp"
 
 namespace ozref::cli {
 namespace {
-
-// The scheme options (as `run` takes them) that a scheme subject takes here.
-const char* const kSchemeFlags[] = {"--moduli", "--slices", "--slicing", "--accumulate", "--mantissa-bits", "--kblock", "--arch", "--op", "--mode", "--crt"};
-
-std::string number(double x) {
-  std::ostringstream s;
-  s.precision(17);
-  s << x;
-  return s.str();
-}
-
-// The words of ozref fuzz that pick the subject and the properties, for the replay command.
-std::vector<std::string> check_words(const FuzzArgs& a, const fuzz::PropertySet& set) {
-  std::vector<std::string> words{"--subject", a.subject};
-  words.insert(words.end(), a.option_words.begin(), a.option_words.end());
-  std::string properties;
-  for (fuzz::Property p : set.checked) properties += (properties.empty() ? "" : ",") + fuzz::property_name(p);
-  words.insert(words.end(), {"--property", properties, "--metric", a.metric, "--timeout", number(a.timeout)});
-  if (a.at_least) words.insert(words.end(), {"--at-least", number(*a.at_least)});
-  return words;
-}
 
 // This executable's absolute path, so that the replay command runs the same ozref.
 std::string own_executable() {
@@ -50,7 +26,9 @@ uint64_t clock_seed() { return static_cast<uint64_t>(std::chrono::system_clock::
 }  // namespace
 
 int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress) {
-  fuzz::CampaignOptions o;
+  fuzz::Session s{.subject = {.name = args.subject, .options = scheme_options_of(args.scheme), .timeout_seconds = args.timeout, .threads = args.threads},
+                  .campaign = {}, .out = args.out, .ozref = own_executable()};
+  fuzz::CampaignOptions& o = s.campaign;
   o.properties = fuzz::parse_properties(args.properties, args.at_least, args.metric);
   o.properties.threads = args.threads;
   o.generators = fuzz::parse_generators(args.generators);
@@ -60,22 +38,15 @@ int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress) {
   o.shrink.seconds = args.shrink_seconds;
   if (!args.replay.empty()) o.replay = fuzz::replay_folders(args.replay);
   if (!args.out.empty()) prepare_output_folder(args.out, "--out");
-  const std::unique_ptr<fuzz::Subject> subject = fuzz::make_subject(
-      {.name = args.subject, .options = scheme_options_of(args.scheme), .option_words = args.option_words, .timeout_seconds = args.timeout,
-       .threads = args.threads});
-  progress << "ozref fuzz: seed " << o.seed << ", subject " << subject->description() << ", properties " << o.properties.description() << "\n";
-  const fuzz::CampaignResult r = fuzz::run_campaign(*subject, o, progress);
+  const std::unique_ptr<fuzz::Subject> subject = fuzz::make_subject(s.subject);
+  const fuzz::CampaignResult r = fuzz::run_session(s, *subject, progress).campaign;
   out << "ozref fuzz: " << r.cases << " cases (seed " << o.seed << "), " << r.refused << " refused, " << r.seconds << " s, "
       << (r.finding ? "1 failed" : "0 failed") << "\n";
   if (!r.finding) return 0;
   const fuzz::Finding& f = *r.finding;
   out << "ozref fuzz: FAILED " << fuzz::property_name(*f.original_verdict.failed) << " on " << f.original.origin() << ", generator " << f.original.generator << ": " << f.shrunk.verdict.detail << "; shrunk from " << f.original.m() << "x" << f.original.n() << "x"
       << f.original.k() << " to " << f.shrunk.a.rows << "x" << f.shrunk.b.cols << "x" << f.shrunk.a.cols << "\n";
-  if (!args.out.empty()) {
-    fuzz::write_reproducer(args.out, f, {.ozref = own_executable(), .subject = subject->description(), .check_words = check_words(args, o.properties), .run_seed = o.seed,
-                                         .subject_log = subject->last_log()});
-    out << "ozref fuzz: reproducer in " << args.out << " (replay: sh " << args.out << "/replay.sh)\n";
-  }
+  if (!args.out.empty()) out << "ozref fuzz: reproducer in " << args.out << " (replay: sh " << args.out << "/replay.sh)\n";
   return 1;
 }
 
@@ -110,8 +81,6 @@ void add_fuzz(CLI::App& app, Action& action) {
     // Options not given keep no value: emplace() above only gave CLI11 a target.
     if (verb->count("--at-least") == 0) args->at_least.reset();
     if (verb->count("--seed") == 0) args->seed.reset();
-    for (const char* flag : kSchemeFlags)
-      if (verb->count(flag) > 0) args->option_words.insert(args->option_words.end(), {flag, verb->get_option(flag)->results().back()});
     action = [args](std::ostream& out) { return run_fuzz(*args, out, std::cerr); };
   });
 }

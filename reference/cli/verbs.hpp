@@ -154,7 +154,6 @@ namespace ozref::cli {
 struct FuzzArgs {
   std::string subject;
   RunArgs scheme;                         // a scheme subject's options (scheme, shape and data unused)
-  std::vector<std::string> option_words;  // those options as given on the command line
   std::optional<double> at_least;
   std::string metric = "maxnorm", properties, generators, out, replay;
   double seconds = 60, timeout = 10, shrink_seconds = 30;

@@ -55,10 +55,10 @@ nlohmann::json finding_report(const Finding& f, const ReproducerContext& context
           {"original", original},
           {"shrunk", case_json(s.a, s.b, s.verdict)},
           {"shrink", {{"steps", s.steps}, {"attempts", s.attempts}, {"seconds", s.seconds}, {"budget_ran_out", s.budget_ran_out}}},
-          {"replay", [&] {
+          {"replay", context.ozref.empty() ? nlohmann::json() : [&] {
              std::vector<std::string> words = fuzz_words(context);
              words.insert(words.end(), {"--replay", fs::absolute(folder).string(), "--seconds", "0"});
-             return words;
+             return nlohmann::json(words);
            }()}};
 }
 
@@ -74,6 +74,7 @@ void write_reproducer(const std::string& folder, const Finding& f, const Reprodu
     write_file_atomically(folder + "/subject.log", bytes.str());
   }
   write_file_atomically(folder + "/report.json", finding_report(f, context, folder).dump(2) + "\n");
+  if (context.ozref.empty()) return;  // no command runs this subject
   // The folder may move: the script replays the folder it lies in.
   write_file_atomically(folder + "/replay.sh", "#!/bin/sh\n# Replays this finding: exit 1 while the subject still fails the property.\nexec " +
                                                    shell_quoted(fuzz_words(context)) + " --replay \"$(dirname \"$0\")\" --seconds 0\n");

@@ -28,7 +28,7 @@ class SchemeSubject : public Subject {
       return {.kind = SubjectOutcome::Refused, .detail = e.what()};
     }
   }
-  std::string description() const override { return joined(spec_.name, spec_.option_words); }
+  std::string description() const override { return joined(spec_.name, option_words(spec_.options)); }
 
  private:
   SubjectSpec spec_;
