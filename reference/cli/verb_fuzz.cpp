@@ -1,6 +1,5 @@
 // ozref fuzz: property-based testing of a GEMM (docs/fuzz.md): a subject run on generated cases,
 // its C checked against the exact product, a failing case shrunk into a reproducer folder.
-#include <chrono>
 #include <filesystem>
 #include <iostream>
 
@@ -21,32 +20,21 @@ std::string own_executable() {
   return error ? std::string("ozref") : self.string();
 }
 
-uint64_t clock_seed() { return static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007ULL; }
-
 }  // namespace
 
 int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress) {
-  fuzz::Session s{.subject = {.name = args.subject, .options = scheme_options_of(args.scheme), .timeout_seconds = args.timeout, .threads = args.threads},
-                  .campaign = {}, .out = args.out, .ozref = own_executable()};
-  fuzz::CampaignOptions& o = s.campaign;
-  o.properties = fuzz::parse_properties(args.properties, args.at_least, args.metric);
-  o.properties.threads = args.threads;
-  o.generators = fuzz::parse_generators(args.generators);
-  o.seed = args.seed.value_or(clock_seed());
-  o.seconds = args.seconds, o.max_cases = args.cases, o.first_case = args.first_case;
-  o.shapes = {args.max_m, args.max_n, args.max_k};
-  o.shrink.seconds = args.shrink_seconds;
-  if (!args.replay.empty()) o.replay = fuzz::replay_folders(args.replay);
-  if (!args.out.empty()) prepare_output_folder(args.out, "--out");
+  fuzz::Session s = fuzz::session_of(args.subject, args.options, scheme_options_of(args.scheme));
+  s.ozref = own_executable();
   const std::unique_ptr<fuzz::Subject> subject = fuzz::make_subject(s.subject);
   const fuzz::CampaignResult r = fuzz::run_session(s, *subject, progress).campaign;
-  out << "ozref fuzz: " << r.cases << " cases (seed " << o.seed << "), " << r.refused << " refused, " << r.seconds << " s, "
+  out << "ozref fuzz: " << r.cases << " cases (seed " << s.campaign.seed << "), " << r.refused << " refused, " << r.seconds << " s, "
       << (r.finding ? "1 failed" : "0 failed") << "\n";
   if (!r.finding) return 0;
   const fuzz::Finding& f = *r.finding;
-  out << "ozref fuzz: FAILED " << fuzz::property_name(*f.original_verdict.failed) << " on " << f.original.origin() << ", generator " << f.original.generator << ": " << f.shrunk.verdict.detail << "; shrunk from " << f.original.m() << "x" << f.original.n() << "x"
-      << f.original.k() << " to " << f.shrunk.a.rows << "x" << f.shrunk.b.cols << "x" << f.shrunk.a.cols << "\n";
-  if (!args.out.empty()) out << "ozref fuzz: reproducer in " << args.out << " (replay: sh " << args.out << "/replay.sh)\n";
+  out << "ozref fuzz: FAILED " << fuzz::property_name(*f.original_verdict.failed) << " on " << f.original.origin() << ", generator "
+      << f.original.generator << ": " << f.shrunk.verdict.detail << "; shrunk from " << f.original.m() << "x" << f.original.n() << "x" << f.original.k()
+      << " to " << f.shrunk.a.rows << "x" << f.shrunk.b.cols << "x" << f.shrunk.a.cols << "\n";
+  if (!args.options.out.empty()) out << "ozref fuzz: reproducer in " << args.options.out << " (replay: sh " << args.options.out << "/replay.sh)\n";
   return 1;
 }
 
@@ -61,26 +49,26 @@ void add_fuzz(CLI::App& app, Action& action) {
   for (auto [flag, target] : {std::pair{"--slicing", &s.slicing}, {"--accumulate", &s.accumulate}, {"--mantissa-bits", &s.mantissa_bits}, {"--arch", &s.arch},
                               {"--op", &s.op}, {"--mode", &s.mode}, {"--crt", &s.crt}})
     verb->add_option(flag, *target, std::string("a scheme's ") + (flag + 2) + " (as ozref run)");
-  add_finite_option(verb, "--at-least", args->at_least.emplace(), 0, 1100, "accuracy: the floor in correct bits");
-  verb->add_option("--metric", args->metric, "accuracy's metric: maxnorm or elementwise")->capture_default_str();
-  verb->add_option("--property", args->properties, "comma-separated: accuracy, exactness, determinism, specials, no-crash (default: accuracy with --at-least, specials, no-crash)");
-  verb->add_option("--generators", args->generators, "comma-separated generators (default: all; docs/fuzz.md lists them)");
-  add_finite_option(verb, "--seconds", args->seconds, 0, 1e9, "the time budget of generated cases")->capture_default_str();
-  add_integer_option(verb, "--cases", args->cases, uint64_t{0}, UINT64_MAX, "at most this many generated cases (0: no limit but the time)");
-  add_integer_option(verb, "--first-case", args->first_case, uint64_t{0}, UINT64_MAX, "the index of the first generated case");
-  add_integer_option(verb, "--seed", args->seed.emplace(), uint64_t{0}, UINT64_MAX, "the campaign's seed (default: from the clock; printed)");
-  verb->add_option("--out", args->out, "the reproducer folder of a finding");
-  verb->add_option("--replay", args->replay, "a case folder (A.npy, B.npy), or a folder of them, checked first");
-  add_integer_option(verb, "--max-m", args->max_m, size_t{1}, size_t{4096}, "largest m")->capture_default_str();
-  add_integer_option(verb, "--max-n", args->max_n, size_t{1}, size_t{4096}, "largest n")->capture_default_str();
-  add_integer_option(verb, "--max-k", args->max_k, size_t{1}, size_t{1 << 20}, "largest k")->capture_default_str();
-  add_finite_option(verb, "--timeout", args->timeout, 0.001, 1e6, "exec and dlopen subjects: seconds before a run is a hang")->capture_default_str();
-  add_finite_option(verb, "--shrink-seconds", args->shrink_seconds, 0, 1e9, "the shrinking budget")->capture_default_str();
-  add_integer_option(verb, "--threads", args->threads, 0, kMaxThreads, "threads of in-process subjects and the oracle (default 1; 0: all cores)");
+  add_finite_option(verb, "--at-least", args->options.at_least.emplace(), 0, 1100, "accuracy: the floor in correct bits");
+  verb->add_option("--metric", args->options.metric, "accuracy's metric: maxnorm or elementwise")->capture_default_str();
+  verb->add_option("--property", args->options.properties, "comma-separated: accuracy, exactness, determinism, specials, no-crash (default: accuracy with --at-least, specials, no-crash)");
+  verb->add_option("--generators", args->options.generators, "comma-separated generators (default: all; docs/fuzz.md lists them)");
+  add_finite_option(verb, "--seconds", args->options.seconds, 0, 1e9, "the time budget of generated cases")->capture_default_str();
+  add_integer_option(verb, "--cases", args->options.cases, uint64_t{0}, UINT64_MAX, "at most this many generated cases (0: no limit but the time)");
+  add_integer_option(verb, "--first-case", args->options.first_case, uint64_t{0}, UINT64_MAX, "the index of the first generated case");
+  add_integer_option(verb, "--seed", args->options.seed.emplace(), uint64_t{0}, UINT64_MAX, "the campaign's seed (default: from the clock; printed)");
+  verb->add_option("--out", args->options.out, "the reproducer folder of a finding");
+  verb->add_option("--replay", args->options.replay, "a case folder (A.npy, B.npy), or a folder of them, checked first");
+  add_integer_option(verb, "--max-m", args->options.max_m, size_t{1}, size_t{4096}, "largest m")->capture_default_str();
+  add_integer_option(verb, "--max-n", args->options.max_n, size_t{1}, size_t{4096}, "largest n")->capture_default_str();
+  add_integer_option(verb, "--max-k", args->options.max_k, size_t{1}, size_t{1 << 20}, "largest k")->capture_default_str();
+  add_finite_option(verb, "--timeout", args->options.timeout, 0.001, 1e6, "exec and dlopen subjects: seconds before a run is a hang")->capture_default_str();
+  add_finite_option(verb, "--shrink-seconds", args->options.shrink_seconds, 0, 1e9, "the shrinking budget")->capture_default_str();
+  add_integer_option(verb, "--threads", args->options.threads, 0, kMaxThreads, "threads of in-process subjects and the oracle (default 1; 0: all cores)");
   verb->callback([args, verb, &action] {
     // Options not given keep no value: emplace() above only gave CLI11 a target.
-    if (verb->count("--at-least") == 0) args->at_least.reset();
-    if (verb->count("--seed") == 0) args->seed.reset();
+    if (verb->count("--at-least") == 0) args->options.at_least.reset();
+    if (verb->count("--seed") == 0) args->options.seed.reset();
     action = [args](std::ostream& out) { return run_fuzz(*args, out, std::cerr); };
   });
 }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "ozref/fuzz.hpp"
+
 namespace ozref::cli {
 
 // Registers a verb; `action` is set to the function to run when the verb is chosen.
@@ -153,14 +155,8 @@ namespace ozref::cli {
 
 struct FuzzArgs {
   std::string subject;
-  RunArgs scheme;                         // a scheme subject's options (scheme, shape and data unused)
-  std::optional<double> at_least;
-  std::string metric = "maxnorm", properties, generators, out, replay;
-  double seconds = 60, timeout = 10, shrink_seconds = 30;
-  uint64_t cases = 0, first_case = 0;
-  std::optional<uint64_t> seed;           // default: from the clock (printed)
-  size_t max_m = 16, max_n = 16, max_k = 64;
-  int threads = 1;
+  RunArgs scheme;             // a scheme subject's options (scheme, shape and data unused)
+  api::FuzzOptions options;   // the rest, as the library takes them
 };
 // Exit 1 when a property failed (the reproducer in --out), 0 when none did; InputError for bad input.
 int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress);

@@ -91,7 +91,6 @@ class DlopenSubject : public Subject {
     return out;
   }
   std::string description() const override { return "dlopen:" + spec_; }
-  bool out_of_process() const override { return true; }
 
  private:
   SubjectOutcome wait_for(pid_t pid) const {

@@ -44,7 +44,6 @@ class ExecSubject : public Subject {
     return read_subject_c(c_path, a.rows, b.cols);
   }
   std::string description() const override { return "exec:" + cmd_; }
-  bool out_of_process() const override { return true; }
   std::string last_log() const override { return work_ + "/subject.log"; }
 
  private:

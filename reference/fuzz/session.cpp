@@ -1,8 +1,11 @@
 #include "fuzz/session.hpp"
 
+#include <chrono>
 #include <sstream>
 
+#include "common/error.hpp"
 #include "fuzz/reproducer.hpp"
+#include "io/atomic_file.hpp"
 
 namespace ozref::fuzz {
 namespace {
@@ -26,6 +29,23 @@ std::vector<std::string> check_words(const SubjectSpec& subject, const PropertyS
                              number(subject.timeout_seconds)});
   if (set.has(Property::Accuracy)) words.insert(words.end(), {"--at-least", number(set.at_least)});
   return words;
+}
+
+Session session_of(const std::string& name, const api::FuzzOptions& o, const schemes::SchemeOptions& scheme_options) {
+  if (o.max_m < 1 || o.max_n < 1 || o.max_k < 1) throw InputError("max_m, max_n and max_k must be at least 1");
+  if (!(o.seconds >= 0) || !(o.timeout > 0) || !(o.shrink_seconds >= 0)) throw InputError("seconds and shrink_seconds must be >= 0, timeout > 0");
+  Session s{.subject = {.name = name, .options = scheme_options, .timeout_seconds = o.timeout, .threads = o.threads}, .campaign = {}, .out = o.out};
+  CampaignOptions& c = s.campaign;
+  c.properties = parse_properties(o.properties, o.at_least, o.metric);
+  c.properties.threads = o.threads;
+  c.generators = parse_generators(o.generators);
+  c.seed = o.seed.value_or(static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007ULL);
+  c.seconds = o.seconds, c.max_cases = o.cases, c.first_case = o.first_case;
+  c.shapes = {o.max_m, o.max_n, o.max_k};
+  c.shrink.seconds = o.shrink_seconds;
+  if (!o.replay.empty()) c.replay = replay_folders(o.replay);
+  if (!o.out.empty()) prepare_output_folder(o.out, "out");
+  return s;
 }
 
 SessionResult run_session(const Session& s, Subject& subject, std::ostream& progress) {

@@ -7,6 +7,7 @@
 
 #include "fuzz/campaign.hpp"
 #include "fuzz/subjects.hpp"
+#include "ozref/fuzz.hpp"
 
 namespace ozref::fuzz {
 
@@ -22,6 +23,10 @@ struct SessionResult {
   CampaignResult campaign;
   nlohmann::json report;  // the finding's report (report.json), or the summary: cases, refused, seed
 };
+
+// The session `options` describe for the subject `name` with a scheme's `scheme_options` (the
+// reproducer folder prepared); InputError for bad options, as `ozref fuzz` gives it.
+Session session_of(const std::string& name, const api::FuzzOptions& options, const schemes::SchemeOptions& scheme_options);
 
 // InputError where the reproducer folder cannot be written.
 SessionResult run_session(const Session& session, Subject& subject, std::ostream& progress);

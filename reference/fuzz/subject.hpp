@@ -31,8 +31,6 @@ class Subject {
   virtual SubjectOutcome run(const Matrix<double>& a, const Matrix<double>& b) = 0;
   // The subject as the command line names it, with its options ("gemmul8@2.0.14 --mode fast").
   virtual std::string description() const = 0;
-  // Whether a crash or a hang can happen at all (exec and dlopen): no-crash applies.
-  virtual bool out_of_process() const { return false; }
   // A file the subject wrote for the last run, to keep in a reproducer (exec's log); empty: none.
   virtual std::string last_log() const { return {}; }
 };
