@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct CheckArgs {
   bool json = false;
   int threads = 0;
   bool timings = false;
+  std::optional<double> at_least = std::nullopt;  // --at-least BITS: exit 1 below it
+  std::string metric = "maxnorm";
 };
 int run_check(const CheckArgs& args, std::ostream& out);
 void add_check(CLI::App& app, Action& action);
