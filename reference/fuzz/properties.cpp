@@ -56,15 +56,14 @@ std::string PropertySet::description() const {
   std::string text;
   for (Property p : checked) {
     text += (text.empty() ? "" : ", ") + property_name(p);
-    if (p == Property::Accuracy) text += std::string("(") + (metric == Metric::Maxnorm ? "maxnorm" : "elementwise") + " >= " + figure(at_least) + ")";
+    if (p == Property::Accuracy) text += std::string("(") + gate_metric_name(metric) + " >= " + figure(at_least) + ")";
   }
   return text;
 }
 
 PropertySet parse_properties(const std::string& list, std::optional<double> at_least, const std::string& metric) {
   PropertySet set;
-  if (metric != "maxnorm" && metric != "elementwise") throw InputError("--metric: " + quoted_excerpt(metric) + " is neither maxnorm nor elementwise");
-  set.metric = metric == "maxnorm" ? Metric::Maxnorm : Metric::Elementwise;
+  set.metric = gate_metric_named(metric, "--metric");
   if (at_least && !(*at_least >= 0 && *at_least <= 1100)) throw InputError("--at-least: a number of bits in [0, 1100]");
   set.at_least = at_least.value_or(0);
   std::istringstream words(list.empty() ? std::string(at_least ? "accuracy," : "") + "specials,no-crash" : list);
@@ -79,12 +78,13 @@ PropertySet parse_properties(const std::string& list, std::optional<double> at_l
   return set;
 }
 
-std::optional<std::string> accuracy_failure(const AccuracyMetrics& m, double at_least, Metric metric) {
-  const double bits = metric == Metric::Maxnorm ? m.correct_bits_maxnorm : m.correct_bits_elementwise_min;
+std::optional<std::string> accuracy_failure(const AccuracyMetrics& m, double at_least, GateMetric metric) {
   // Correctly rounded everywhere: nothing in FP64 is nearer, whatever the figure says (the
   // subnormal range, where a correctly rounded element can be far from E relatively).
-  if (m.bit_identical == m.elements || std::isnan(bits) || bits >= at_least) return std::nullopt;
-  return figure(bits) + " correct bits (" + (metric == Metric::Maxnorm ? "maxnorm" : "elementwise") + ") < " + figure(at_least);
+  if (m.bit_identical == m.elements) return std::nullopt;
+  const GateVerdict v = judge(m, {.metric = metric, .at_least = at_least});
+  if (v.passed) return std::nullopt;
+  return v.message;
 }
 
 std::optional<std::string> exactness_failure(const Matrix<double>& c, const ExactProduct& e) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "api/accuracy_gate.hpp"
 #include "exact/exact_gemm.hpp"
 #include "exact/metrics.hpp"
 #include "fuzz/subject.hpp"
@@ -13,14 +14,13 @@
 namespace ozref::fuzz {
 
 enum class Property { Accuracy, Exactness, Determinism, Specials, NoCrash };
-enum class Metric { Maxnorm, Elementwise };
 
 std::string property_name(Property p);  // "accuracy", "no-crash", ...
 
 struct PropertySet {
   std::vector<Property> checked;  // in the order they are checked
   double at_least = 0;            // accuracy's floor in bits
-  Metric metric = Metric::Maxnorm;
+  GateMetric metric = GateMetric::Maxnorm;
   int threads = 1;                // the oracle's
   bool has(Property p) const;
   std::string description() const;  // "accuracy(maxnorm >= 40), specials"
@@ -43,7 +43,7 @@ struct Verdict {
 
 // Each property on its own, given the subject's outcome and the exact product (ok outcomes only
 // for all but no-crash). Empty when it holds, else what failed.
-std::optional<std::string> accuracy_failure(const AccuracyMetrics& metrics, double at_least, Metric metric);
+std::optional<std::string> accuracy_failure(const AccuracyMetrics& metrics, double at_least, GateMetric metric);
 std::optional<std::string> exactness_failure(const Matrix<double>& c, const ExactProduct& e);
 std::optional<std::string> specials_failure(const AccuracyMetrics& metrics);
 std::optional<std::string> determinism_failure(const Matrix<double>& first, const Matrix<double>& second);

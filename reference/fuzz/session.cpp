@@ -25,7 +25,7 @@ std::vector<std::string> check_words(const SubjectSpec& subject, const PropertyS
   words.insert(words.end(), options.begin(), options.end());
   std::string properties;
   for (Property p : set.checked) properties += (properties.empty() ? "" : ",") + property_name(p);
-  words.insert(words.end(), {"--property", properties, "--metric", set.metric == Metric::Maxnorm ? "maxnorm" : "elementwise", "--timeout",
+  words.insert(words.end(), {"--property", properties, "--metric", gate_metric_name(set.metric), "--timeout",
                              number(subject.timeout_seconds)});
   if (set.has(Property::Accuracy)) words.insert(words.end(), {"--at-least", number(set.at_least)});
   return words;

@@ -36,7 +36,7 @@ class Fixed : public Subject {
 TEST_CASE("accuracy: 1 + 2^-40 for E = 1 + 2^-60 has 40 correct bits, to within 2^-19") {
   // E = 1 * 1 + 2^-60 * 1; |C - E| = 2^-40 - 2^-60, so -log2(|C - E| / |E|) = 40 + 2^-20 / ln 2 + O(2^-40).
   const ExactProduct e = exact_gemm(row({1, 0x1p-60}), column({1, 1}));
-  for (Metric metric : {Metric::Maxnorm, Metric::Elementwise}) {
+  for (GateMetric metric : {GateMetric::Maxnorm, GateMetric::Elementwise}) {
     const AccuracyMetrics m = measure(std::vector<double>{1 + 0x1p-40}, e);
     CHECK_FALSE(accuracy_failure(m, 40, metric));
     CHECK(accuracy_failure(m, 40.0001, metric));
@@ -48,8 +48,8 @@ TEST_CASE("accuracy: 1 + 2^-40 for E = 1 + 2^-60 has 40 correct bits, to within 
 TEST_CASE("accuracy: a correctly rounded subnormal product passes, one 2.5 units off fails") {
   // E = 3 * 2^-1075 (= 1.5 * 2^-1074) rounds to 2 * 2^-1074 (ties to even).
   const ExactProduct e = exact_gemm(scalar(3 * 0x1p-538), scalar(0x1p-537));
-  CHECK_FALSE(accuracy_failure(measure(std::vector<double>{0x1p-1073}, e), 52, Metric::Elementwise));
-  CHECK(accuracy_failure(measure(std::vector<double>{0x1p-1072}, e), 52, Metric::Elementwise));  // 2.5 units of 2^-1074 off
+  CHECK_FALSE(accuracy_failure(measure(std::vector<double>{0x1p-1073}, e), 52, GateMetric::Elementwise));
+  CHECK(accuracy_failure(measure(std::vector<double>{0x1p-1072}, e), 52, GateMetric::Elementwise));  // 2.5 units of 2^-1074 off
 }
 
 TEST_CASE("exactness: an exactly representable product must come back bit for bit") {
