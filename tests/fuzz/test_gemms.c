@@ -1,6 +1,7 @@
 /* dlopen: subjects for ozref fuzz's tests (tests/fuzz/t-subjects.cpp), with the documented
    signature (docs/fuzz.md). */
 #include <signal.h>
+#include <unistd.h>
 
 void gemm_rowmajor(int m, int n, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   for (int i = 0; i < m; ++i)
@@ -26,9 +27,8 @@ void gemm_crashes_past_k8(int m, int n, int k, const double* a, int lda, const d
   gemm_rowmajor(m, n, k, a, lda, b, ldb, c, ldc);
 }
 
-/* Never returns when m == 2. */
+/* Never returns when m == 2 (sleeping: a loop with no side effect may be assumed to end). */
 void gemm_hangs_on_two_rows(int m, int n, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
-  while (m == 2) {
-  }
+  while (m == 2) sleep(1);
   gemm_rowmajor(m, n, k, a, lda, b, ldb, c, ldc);
 }
