@@ -7,6 +7,7 @@
 #include "common/thread_scope.hpp"
 #include "exact/exact_gemm.hpp"
 #include "schemes/pipeline/array_window.hpp"
+#include "schemes/pipeline/difference_pattern.hpp"
 #include "schemes/pipeline/reproducer.hpp"
 #include "schemes/stage_tools.hpp"
 #include "trace/compare.hpp"
@@ -154,6 +155,7 @@ class Runner {
       const ArrayDifference d = compare_arrays(mine, cpus);
       if (!d.differing) continue;
       if (cmp.differing == 0) first_difference(st, spec.name, x, window, d, mine, cpus, subject, cmp);
+      if (cmp.differing == 0 && !o_.block) cmp.first_difference += "; pattern: " + difference_pattern(mine, cpus, spec);
       cmp.differing += d.differing;
     }
   }
@@ -164,7 +166,7 @@ class Runner {
                         const Tensor& mine, const Tensor& cpus, const Arrays& subject, StageComparison& cmp) {
     const uint64_t at = o_.block ? window.whole_flat(d.first) : d.first;
     const std::string index = o_.block ? index_text(window.whole_shape, at) : d.index;
-    cmp.first_difference = array + index + ": subject " + d.left + ", cpu " + d.right;
+    cmp.first_difference = std::string(st.name()) + "." + array + index + ": found " + d.left + ", expected " + d.right;
     cmp.first_at = {x, 0, at};
     if (o_.reproducers.empty()) return;
     const auto element = st.gemm_element(used_, subject, array, d.first);
