@@ -4,6 +4,8 @@
 #include <cstring>
 #include <optional>
 
+#include "schemes/stage_tools.hpp"
+
 namespace ozref::schemes {
 namespace {
 
@@ -50,7 +52,29 @@ std::optional<std::string> relation(DType t, const uint8_t* f, const uint8_t* e)
 
 }  // namespace
 
+size_t integer_words(const ArraySpec& spec) {
+  return spec.dtype == DType::I8 && !spec.axes.empty() && spec.axes.back().symbol == "W" ? spec.axes.back().extent : 1;
+}
+
+size_t differing_integers(const Tensor& found, const Tensor& expected, size_t words) {
+  const size_t bytes = words * sizeof(int64_t);
+  size_t count = 0;
+  for (size_t v = 0; v + words <= found.elements(); v += words) count += std::memcmp(found.raw() + v * 8, expected.raw() + v * 8, bytes) != 0;
+  return count;
+}
+
+std::string integer_values(const Tensor& found, const Tensor& expected, size_t first, size_t words) {
+  const size_t start = first / words * words;
+  return "found " + mpz_from_words(found.as<int64_t>() + start, words).get_str() + ", expected " +
+         mpz_from_words(expected.as<int64_t>() + start, words).get_str();
+}
+
 std::string difference_pattern(const Tensor& found, const Tensor& expected, const ArraySpec& spec) {
+  const size_t words = integer_words(spec);
+  if (words > 1) {  // C' as integers: how many differ
+    const size_t total = found.elements() / words, differing = differing_integers(found, expected, words);
+    return (differing == total ? "every one of " : std::to_string(differing) + " of ") + std::to_string(total) + " integers";
+  }
   const std::vector<Axis> axes = shape_axes(spec);
   const std::vector<size_t>& shape = found.shape();
   const size_t size = dtype_size(found.dtype()), total = found.elements();
@@ -75,7 +99,7 @@ std::string difference_pattern(const Tensor& found, const Tensor& expected, cons
                                          : std::to_string(differing) + " of " + std::to_string(total) + " elements";
   for (size_t d = 0; d < shape.size() && d < axes.size(); ++d)
     if (one_index[d] && shape[d] > 1 && differing > 1) text += ", all in " + axis_index(axes[d], shared[d]);
-  if (related && common && differing > 1) text += ", each " + *common;
+  if (related && common) text += (differing > 1 ? ", each " : ", ") + *common;
   return text;
 }
 
