@@ -1,6 +1,7 @@
 #include "schemes/pipeline/difference_pattern.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 
@@ -47,7 +48,9 @@ std::optional<std::string> relation(DType t, const uint8_t* f, const uint8_t* e)
     return "found = expected x 2^" + std::to_string(exp - 1);
   }
   if (t == DType::F4 || t == DType::C16 || t == DType::U8) return std::nullopt;
-  return "found = expected + " + std::to_string(integer_at(t, f) - integer_at(t, e));
+  int64_t d = 0;
+  if (__builtin_sub_overflow(integer_at(t, f), integer_at(t, e), &d) || d == INT64_MIN) return std::nullopt;
+  return "found = expected " + std::string(d < 0 ? "- " : "+ ") + std::to_string(d < 0 ? -d : d);
 }
 
 }  // namespace
