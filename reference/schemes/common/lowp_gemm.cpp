@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <stdexcept>
 #include <type_traits>
 
 #include "common/error.hpp"
+#include "common/hex.hpp"
 #include "exact/integer_gemm.hpp"
 #include "formats/decode.hpp"
 #include "mma/gemm.hpp"
@@ -18,12 +18,6 @@
 
 namespace ozref::schemes {
 namespace {
-
-std::string hex32(uint32_t bits) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%08x", bits);
-  return text;
-}
 
 FormatId element_format(LowpFormat f) { return f == LowpFormat::E2M1 ? FormatId::E2M1 : FormatId::E4M3; }
 
@@ -229,7 +223,7 @@ size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T*
     // An INT8 sum past INT32 wraps: the depth K is beyond what one GEMM keeps exact.
     const bool wrapped = int8 && (exact[v] > INT32_MAX || exact[v] < INT32_MIN);
     report.violate(label + ", C[i " + std::to_string(frame.row(v / n)) + ", j " + std::to_string(frame.col(v % n)) + "]: found " +
-                       (got == kNotInteger ? "a non-integer (bits " + hex32(c[v]) + ")" : std::to_string(got)) + ", expected " +
+                       (got == kNotInteger ? "a non-integer (bits 0x" + to_hex32(c[v]) + ")" : std::to_string(got)) + ", expected " +
                        std::to_string(exact[v]) + ", the exact sum of its " + std::to_string(k) + " products" +
                        (wrapped ? ": past the INT32 range, so the accumulator wrapped (K beyond one GEMM's exactness bound)" : ": not exact"),
                    at);
