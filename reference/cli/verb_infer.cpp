@@ -25,7 +25,7 @@ nlohmann::json report_json(const InferArgs& args, const infer::Inference& r, siz
     pins.push_back(pin);
   }
   nlohmann::json j = {{"op", args.op}, {"family", family_size}, {"queries", r.queries}, {"seconds", r.seconds},
-                      {"seed", args.seed}, {"remaining", r.remaining.size()}, {"validated", r.validated}, {"pins", pins},
+                      {"seed", args.seed}, {"remaining", r.remaining.size()}, {"equivalent", r.equivalent}, {"validated", r.validated}, {"pins", pins},
                       {"open", infer::open_dimensions(r.remaining)}};
   if (r.split) j["split"] = infer::format_query(*r.split);
   if (r.unexplained) j["unexplained"] = asked_json(*r.unexplained);
@@ -53,7 +53,9 @@ void print_text(const InferArgs& args, const infer::Inference& r, size_t family_
     out << "no spec of the family reproduces the black box; smallest input found: " << infer::format_query(*r.unexplained) << " -> "
         << to_hex32(r.unexplained->d) << (r.validated ? " (during validation, after " + std::to_string(r.validated) + " queries)" : "") << "\n";
   for (const std::string& open : infer::open_dimensions(r.remaining)) out << "  open: " << open << "\n";
-  if (r.remaining.size() > 1) out << (r.split ? "a query that splits them: " + infer::format_query(*r.split) : std::string("no query drawn splits them")) << "\n";
+  if (r.remaining.size() > 1)
+    out << (r.split ? "a query that splits them: " + infer::format_query(*r.split)
+                    : std::string("no query drawn splits them: one behaviour as far as the search sees; the first stands for them")) << "\n";
   if (r.found() && args.records.empty()) out << "validated on " << r.validated << " fresh random queries (seed " << args.seed << "): all agree\n";
 }
 

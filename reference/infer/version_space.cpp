@@ -97,17 +97,23 @@ MmaRecord shrink(const InstructionSpec& interface, MmaRecord q, const std::vecto
   return q;
 }
 
+// Fresh random queries for the survivors (one, or several the search could not tell apart): a
+// query that splits them drops those it refutes; one that refutes them all is an input outside
+// the family.
 void validate(const InstructionSpec& interface, const Oracle& oracle, const SearchOptions& options, Inference& out) {
   Rng rng(options.seed ^ 0x5eed5eed5eed5eedULL);  // queries the search never drew
   for (uint64_t i = 0; i < options.validate; ++i) {
     MmaRecord q = random_query(interface, rng);
     q.d = oracle(q);
     ++out.validated;
-    if (answer(out.remaining.front(), q) != q.d) {
+    std::vector<InstructionSpec> kept = agreeing(out.remaining, answers(out.remaining, q), q.d);
+    if (kept.empty()) {
       out.unexplained = shrink(interface, q, out.remaining, oracle);
       out.remaining.clear();
       return;
     }
+    if (kept.size() < out.remaining.size()) out.asked.push_back(q);
+    out.remaining = std::move(kept);
   }
 }
 
@@ -132,6 +138,7 @@ Inference search(const InstructionSpec& interface, const Oracle& oracle, const S
     stale = 0;
     c.query.d = oracle(c.query);
     ++out.queries;
+    out.asked.push_back(c.query);
     std::vector<InstructionSpec> kept = agreeing(out.remaining, c.answers, c.query.d);
     if (kept.empty()) {
       out.unexplained = shrink(interface, c.query, out.remaining, oracle);
@@ -141,7 +148,9 @@ Inference search(const InstructionSpec& interface, const Oracle& oracle, const S
     out.remaining = std::move(kept);
     record_pins(out.remaining, out.queries, c.query, out.pins);
   }
+  out.equivalent = out.remaining.size() > 1 && !out.unexplained;
   if (out.found()) validate(interface, oracle, options, out);
+  out.equivalent = out.remaining.size() > 1 && !out.unexplained;
   out.seconds = seconds_since(start);
   return out;
 }
@@ -168,6 +177,7 @@ Inference narrow(const InstructionSpec& interface, const std::vector<MmaRecord>&
     Choice c = best_query(interface, out.remaining, rng, options.pool);
     if (c.largest < out.remaining.size()) out.split = c.query;
   }
+  out.equivalent = out.remaining.size() > 1 && !out.split;
   out.seconds = seconds_since(start);
   return out;
 }

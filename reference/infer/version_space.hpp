@@ -16,7 +16,7 @@ namespace ozref::infer {
 struct SearchOptions {
   uint64_t seed = 1;
   int pool = 32;        // queries drawn per step
-  int patience = 64;    // steps in a row without a splitting query before giving up
+  int patience = 256;   // steps in a row without a splitting query before giving up
   uint64_t validate = 10000;  // fresh random queries the single survivor is checked on
 };
 
@@ -35,9 +35,15 @@ struct Inference {
   std::optional<MmaRecord> split;
   // No candidate fits: the smallest input found that none reproduces, with the black box's answer.
   std::optional<MmaRecord> unexplained;
-  size_t validated = 0;  // validation queries asked (all agreed unless unexplained is set)
+  // Several remain and no query of `patience` pools in a row tells them apart: one behaviour as
+  // far as the search can see; the first (in family order) stands for them and is validated.
+  bool equivalent = false;
+  // Validation queries asked. One that the survivors answer differently drops those it refutes
+  // (and joins `asked`); one that none of them reproduces is `unexplained`.
+  size_t validated = 0;
+  std::vector<MmaRecord> asked;  // the queries that dropped candidates, with the answers in d
   double seconds = 0;
-  bool found() const { return remaining.size() == 1 && !unexplained; }
+  bool found() const { return !remaining.empty() && !unexplained && (remaining.size() == 1 || equivalent); }
 };
 
 // Adaptive: asks `oracle` about `interface`'s op.
