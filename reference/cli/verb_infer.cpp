@@ -46,7 +46,7 @@ void write_inferred(const InferArgs& args, const infer::Inference& r, const nloh
 void print_text(const InferArgs& args, const infer::Inference& r, size_t family_size, std::ostream& out) {
   out << "infer " << args.op << ": " << family_size << " specs in the family; " << r.queries << (args.records.empty() ? " queries asked" : " records read")
       << " in " << r.seconds << " s; " << r.remaining.size() << " remain\n";
-  for (const infer::Pin& p : r.pins)
+  for (const infer::Pin& p : r.remaining.empty() ? std::vector<infer::Pin>{} : r.pins)  // no finding once all fell
     out << "  " << p.dimension << " = " << p.value
         << (p.query ? "  (query " + std::to_string(p.query) + ": " + infer::format_query(p.asked) + " -> " + to_hex32(p.asked.d) + ")" : "  (the family's only value)") << "\n";
   if (r.unexplained)
