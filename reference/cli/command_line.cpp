@@ -24,6 +24,7 @@ void add_verbs(CLI::App& app, Action& action) {
   add_diff(app, action);
   add_verify_trace(app, action);
   add_lockstep(app, action);
+  add_fuzz(app, action);
   add_spec(app, action);
   add_serve(app, action);
   add_infer(app, action);

@@ -1,4 +1,4 @@
-// MMA trace records (DESIGN.md): JSON Lines, optionally gzip-compressed, one record per output
+// MMA trace records (docs/architecture.md): JSON Lines, optionally gzip-compressed, one record per output
 // element of one instruction: {"op", "a", "b", "c", "d"} plus optional "scale_a", "scale_b",
 // "tag", "arch". Hex strings: a and b one byte per element in K order (two hex digits each; for
 // 16-bit elements four digits each, big-endian; packed FP4 as the operand register holds them),
@@ -8,6 +8,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "common/hex.hpp"  // to_hex32: how c and d are written
 
 namespace ozref {
 
@@ -30,6 +32,5 @@ std::string to_hex(const std::vector<uint8_t>& bytes);
 // Hex digits as bytes, and 8 hex digits as a 32-bit pattern; InputError naming `what`.
 std::vector<uint8_t> from_hex(const std::string& hex, const std::string& what);
 uint32_t word_from_hex(const std::string& hex, const std::string& what);
-std::string to_hex32(uint32_t v);
 
 }  // namespace ozref
