@@ -26,6 +26,9 @@ void add_verbs(CLI::App& app, Action& action) {
   add_schema(app, action);
   add_lockstep(app, action);
   add_fuzz(app, action);
+  add_spec(app, action);
+  add_serve(app, action);
+  add_infer(app, action);
 }
 
 std::string verb_list(CLI::App& app) {

@@ -170,4 +170,37 @@ struct FuzzArgs {
 int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress);
 void add_fuzz(CLI::App& app, Action& action);
 
+struct SpecArgs {
+  std::string arch = "sm_90";
+  std::string op;   // empty: every instruction of the spec
+  std::string out;  // empty: standard output
+};
+// Writes a spec as a spec file (docs/infer.md, "Spec files"). Exit 0.
+int run_spec(const SpecArgs& args, std::ostream& out);
+void add_spec(CLI::App& app, Action& action);
+
+struct ServeArgs {
+  std::string arch = "sm_90";
+  std::string op;  // empty: every op of the spec
+};
+// Answers line-protocol queries from `in` (docs/infer.md, "The protocol"). Exit 0 at the end of
+// the input; InputError for a malformed query.
+int run_serve(const ServeArgs& args, std::istream& in, std::ostream& out);
+void add_serve(CLI::App& app, Action& action);
+
+struct InferArgs {
+  std::string op;
+  std::string oracle;                // a command speaking the line protocol
+  std::vector<std::string> records;  // or fixed MMA trace records
+  std::string like;                  // the spec that gives the op's interface (default: the first built-in)
+  std::string out;                   // the inferred spec file
+  uint64_t seed = 1;
+  uint64_t validate = 10000;
+  bool json = false;
+};
+// Exit 0 with one spec (written to --out when given) that agrees with every answer and every
+// validation query; 1 when several candidates remain or none fits; InputError for bad input.
+int run_infer(const InferArgs& args, std::ostream& out);
+void add_infer(CLI::App& app, Action& action);
+
 }  // namespace ozref::cli
