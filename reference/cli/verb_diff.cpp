@@ -6,6 +6,7 @@
 
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
+#include "common/printable_text.hpp"
 #include "io/json_text.hpp"
 #include "trace/compare.hpp"
 #include "trace/manifest.hpp"
@@ -58,12 +59,15 @@ int run_diff(const DiffArgs& args, std::ostream& out) {
     out << json_text(report) << "\n";
   } else if (d.is_null()) {
     out << "identical: " << compared << " arrays compared bit for bit\n";
-  } else {
-    out << "first divergence at stage '" << d["stage"].get<std::string>() << "', array '" << d["array"].get<std::string>()
-        << "': " << d["problem"].get<std::string>() << "\n";
+  } else {  // names from the manifests, printable (common/printable_text.hpp)
+    out << printable_text("first divergence at stage '" + d["stage"].get<std::string>() + "', array '" + d["array"].get<std::string>() +
+                          "': " + d["problem"].get<std::string>())
+        << "\n";
     if (d.contains("first_index"))
-      out << "  " << d["differing_elements"] << " elements differ; first at " << d["first_index"].get<std::string>() << ": " << args.left
-          << " has " << d["left_value"].get<std::string>() << ", " << args.right << " has " << d["right_value"].get<std::string>() << "\n";
+      out << printable_text("  " + d["differing_elements"].dump() + " elements differ; first at " + d["first_index"].get<std::string>() +
+                            ": " + args.left + " has " + d["left_value"].get<std::string>() + ", " + args.right + " has " +
+                            d["right_value"].get<std::string>())
+          << "\n";
   }
   return d.is_null() ? 0 : 1;
 }

@@ -16,8 +16,8 @@ struct RankPart {
 };
 
 // Opens A and B, checks them as one process does and reads this rank's part (not collective:
-// wrap it in on_every_rank).
-void read_rank_part(RankPart& part, const std::string& a_path, const std::string& b_path);
+// wrap it in on_every_rank). With a folder, the paths name files in it (dist::open_operand_files).
+void read_rank_part(RankPart& part, const std::string& a_path, const std::string& b_path, const Folder* folder = nullptr);
 
 // OZREF_IO_REPORT=1: this rank's block and read volume on standard error (docs/scale.md checks it
 // against the 2-D bound); the reports themselves are unchanged.
