@@ -42,7 +42,7 @@ std::shared_ptr<const Folder> Folder::create_without_link(const std::string& pat
   const std::string name = (p.has_filename() ? p : p.parent_path()).filename().string();
   if (name.empty() || name == "." || name == "..") return create(path, what);
   const std::filesystem::path parent = (p.has_filename() ? p : p.parent_path()).parent_path();
-  const std::shared_ptr<const Folder> f = create(parent.empty() ? "." : parent.string(), what)->subfolder(name, true);
+  const std::shared_ptr<const Folder> f = create(parent.empty() ? "." : parent.string())->subfolder(name, true);
   if (::faccessat(f->fd(), ".", W_OK | X_OK, 0) != 0) throw InputError(named(path, what) + ": the folder is not writable");
   return f;
 }

@@ -29,8 +29,8 @@ TraceTarget target_of(const std::string& dir, const std::string& who) {
   namespace fs = std::filesystem;
   fs::path p = fs::path(dir).lexically_normal();
   if (!p.has_filename()) p = p.parent_path();  // "dir/"
-  std::error_code ec;
-  if (fs::is_symlink(fs::symlink_status(p, ec))) p = fs::canonical(p, ec);
+  std::error_code ignored, ec;
+  if (fs::is_symlink(fs::symlink_status(p, ignored))) p = fs::canonical(p, ec);
   if (ec) throw InputError(who + ": cannot follow the link: " + ec.message());
   if (p.filename().empty() || p.filename() == "." || p.filename() == "..") p = fs::weakly_canonical(fs::absolute(p));
   if (p.filename().empty()) throw InputError(who + ": the root folder cannot hold a trace");
