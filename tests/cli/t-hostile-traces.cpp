@@ -88,7 +88,7 @@ TEST_CASE("hostile traces: a symbolic link inside a trace folder is refused, nev
   cases.report(3);
 }
 
-TEST_CASE("hostile traces: reproducers/ planted as a link is not written through; the report stands", "[cli][trace]") {
+TEST_CASE("hostile traces: reproducers/ planted as a link is not written through, and the report stands", "[cli][trace]") {
   test::Workspace ws;
   REQUIRE(dump(ws.path("good"), 1).code == 0);
   for (const std::string planted : {"reproducers", "reproducers/gemm"}) {
