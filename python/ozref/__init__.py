@@ -34,11 +34,17 @@ def exact(A, B, *, dtype="float64", threads: int = 0) -> _np.ndarray:
     raise InputError(f"dtype: expected float64 or float32, got {_np.dtype(dtype)}")
 
 
-def check(A, B, C, *, threads: int = 0) -> dict:
-    """C against the exact product of A and B: the metrics `ozref check --json` prints (a float64 C
-    against the product rounded to FP64, a float32 C against it rounded to FP32)."""
+def check(A, B, C, *, threads: int = 0, at_least: Optional[float] = None, metric: str = "maxnorm") -> dict:
+    """C against the exact product of A and B: the report `ozref check --json` prints (a float64 C
+    against the product rounded to FP64, a float32 C against it rounded to FP32). With `at_least`,
+    as `--at-least BITS --metric METRIC`: the report's "gate" holds the verdict (passed, bits,
+    message)."""
+    if at_least is not None and (isinstance(at_least, bool) or not isinstance(at_least, (int, float, _np.integer, _np.floating))):
+        raise InputError(f"at_least: {at_least!r} is not a number")
+    if metric not in ("maxnorm", "elementwise"):
+        raise InputError(f"metric: expected maxnorm or elementwise, got {metric!r}")
     return _json.loads(_ozref.check(_host_array(A, "argument A"), _host_array(B, "argument B"),
-                                    _host_array(C, "argument C"), threads))
+                                    _host_array(C, "argument C"), threads, None if at_least is None else float(at_least), metric))
 
 
 def _count(value, name):
