@@ -4,10 +4,13 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "ozref/fuzz.hpp"
 
 namespace ozref::cli {
 
@@ -94,6 +97,7 @@ struct RunArgs {
   // The scheme's options; empty or 0: not given (the scheme's default). A scheme refuses the
   // options it does not take.
   size_t moduli = 0, slices = 0, kblock = 0;
+  std::vector<int64_t> moduli_list;  // --moduli-list 256,255,253
   std::string accumulate, slicing, mode, crt, mantissa_bits, complex_product;
   std::string arch = "ideal";
   std::string op;      // low-precision instruction; empty: the architecture's first choice
@@ -112,6 +116,10 @@ struct RunArgs {
 // violation (the report says which); InputError for bad input.
 int run_run(const RunArgs& args, std::ostream& out);
 void add_run(CLI::App& app, Action& action);
+// What a trace of the scheme holds for the shape (docs/verbs/schema.md); exit 0, InputError for
+// options the scheme refuses.
+int run_schema(const RunArgs& args, std::ostream& out);
+void add_schema(CLI::App& app, Action& action);
 
 struct DiffArgs {
   std::string left, right;
@@ -148,5 +156,18 @@ struct LockstepArgs {
 // a message when no GPU is present (or ozref was built without CUDA); InputError for bad input.
 int run_lockstep(const LockstepArgs& args, std::ostream& out);
 void add_lockstep(CLI::App& app, Action& action);
+
+}  // namespace ozref::cli
+
+namespace ozref::cli {
+
+struct FuzzArgs {
+  std::string subject;
+  RunArgs scheme;             // a scheme subject's options (scheme, shape and data unused)
+  api::FuzzOptions options;   // the rest, as the library takes them
+};
+// Exit 1 when a property failed (the reproducer in --out), 0 when none did; InputError for bad input.
+int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress);
+void add_fuzz(CLI::App& app, Action& action);
 
 }  // namespace ozref::cli
