@@ -4,9 +4,12 @@
 // then edited by the rest of the input, three bytes per edit: replace a manifest field (any node
 // of the JSON, found through its flattened paths) with a value from a table of wrong types, huge
 // numbers, escaping paths and wrong dtypes; set a byte of one of the folder's files; cut a file
-// short; delete a file; or replace the whole manifest by the remaining bytes. Checks: the exit code
-// is 0, 1 or 2 (0 when nothing was edited); exit 2 comes with one line "ozref verify-trace: error:
-// ..."; nothing outside the work folder changes and no temporary file is left in it.
+// short; delete a file; replace a file by a symbolic link to the unedited trace's same file (a
+// reader that followed it would find the file unchanged); plant reproducers/ as a link to a folder
+// outside; or replace the whole manifest by the remaining bytes. Checks: the exit code is 0, 1 or 2
+// (0 when nothing was edited, never 0 when a file was replaced by a link); exit 2 comes with one
+// line "ozref verify-trace: error: ..."; nothing outside the work folder changes (nothing is
+// written through the planted reproducers/) and no temporary file is left in it.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -86,7 +89,7 @@ const Folders& folders() {
 std::vector<fs::path> files_in(const fs::path& dir) {
   std::vector<fs::path> out;
   for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out.push_back(e.path());
+    if (e.is_regular_file() && !e.is_symlink()) out.push_back(e.path());  // never edit through a planted link
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -112,22 +115,38 @@ void edit_byte(const fs::path& file, uint8_t offset, uint8_t value) {
   io.put(static_cast<char>(value));
 }
 
-// Applies the edits the input describes; returns how many it applied.
-size_t apply_edits(const fs::path& dir, const uint8_t* data, size_t size) {
-  size_t edits = 0;
-  for (size_t at = 1; at + 2 < size; at += 3, ++edits) {
+struct Edits {
+  size_t count = 0;
+  bool linked = false;  // a file of the trace replaced by a symbolic link
+};
+
+// Applies the edits the input describes to `dir`, a copy of `pristine`.
+Edits apply_edits(const fs::path& dir, const fs::path& pristine, const fs::path& outside, const uint8_t* data, size_t size) {
+  Edits edits;
+  for (size_t at = 1; at + 2 < size; at += 3, ++edits.count) {
     const std::vector<fs::path> files = files_in(dir);
     if (files.empty()) break;
     const fs::path& file = files[data[at + 1] % files.size()];
-    switch (data[at] % 5) {
+    switch (data[at] % 7) {
       case 0: replace_manifest_field(dir / "manifest.json", data[at + 1], data[at + 2]); break;
       case 1: edit_byte(file, data[at + 2], data[at] >> 3); break;
       case 2: fs::resize_file(file, fs::file_size(file) * data[at + 2] / 256); break;
       case 3: fs::remove(file); break;
+      case 5:
+        if (const fs::path same = pristine / fs::relative(file, dir); fs::exists(same)) {
+          fs::remove(file);
+          fs::create_symlink(same, file);
+          edits.linked = true;
+        }
+        break;
+      case 6:
+        if (!fs::exists(fs::symlink_status(dir / "reproducers"))) fs::create_directory_symlink(outside, dir / "reproducers");
+        break;
       default:
         std::ofstream(dir / "manifest.json", std::ios::binary | std::ios::trunc)
             .write(reinterpret_cast<const char*>(data + at + 1), static_cast<std::streamsize>(size - at - 1));
-        return edits + 1;
+        ++edits.count;
+        return edits;
     }
   }
   return edits;
@@ -139,6 +158,8 @@ void check_nothing_else_changed(const Folders& f) {
   if (text != "sentinel") fail("the file outside the work folder changed");
   for (const auto& e : fs::directory_iterator(f.base))
     if (e.path() != f.traces && e.path() != f.work && e.path() != f.sentinel) fail("something was written beside the work folder");
+  for (const auto& e : fs::directory_iterator(f.sentinel))
+    if (e.path().filename() != "target") fail("something was written into the folder outside: " + e.path().string());
   for (const auto& e : fs::recursive_directory_iterator(f.work))
     if (e.path().filename().string().starts_with(".ozref-")) fail("a temporary file was left behind: " + e.path().string());
 }
@@ -149,13 +170,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   const Folders& f = folders();
   fs::remove_all(f.work);
-  fs::copy(f.traces / std::to_string(data[0] % kConfigurations.size()), f.work, fs::copy_options::recursive);
-  const size_t edits = apply_edits(f.work, data, size);
+  const fs::path pristine = f.traces / std::to_string(data[0] % kConfigurations.size());
+  fs::copy(pristine, f.work, fs::copy_options::recursive);
+  const Edits edits = apply_edits(f.work, pristine, f.sentinel, data, size);
   const fuzz::CommandResult r = fuzz::ozref_command(verify_args(f.work));
   const int code = r.code;
   const std::string& err = r.err;
   if (code != 0 && code != 1 && code != 2) fail("exit code " + std::to_string(code) + ": " + err);
-  if (edits == 0 && code != 0) fail("an unedited trace did not verify: " + err);
+  if (edits.count == 0 && code != 0) fail("an unedited trace did not verify: " + err);
+  if (edits.linked && code == 0) fail("a trace with a file replaced by a symbolic link verified: the link was followed");
   if (code == 2 && (!err.starts_with("ozref verify-trace: error: ") || err.find('\n') + 1 != err.size()))
     fail("exit code 2 without one 'ozref verify-trace: error: ' line: " + err);
   check_nothing_else_changed(f);

@@ -12,14 +12,22 @@ signal, a sanitizer's report or another exit code. The sanitizer build (scripts/
 it to find undefined behaviour on the way; the unchanged traces must verify as their runs did, so
 the cases are judged on traces that are right.
 
+Two more classes: each trace with one of its files (every array and the manifest) replaced by a
+symbolic link to the identical file outside the folder, which must be refused (exit 2, "is a
+symbolic link", naming the file): a reader that followed the link would find a valid trace; and
+`ozref run --dump` over an existing trace killed part-way (SIGKILL, SIGINT, SIGTERM at several
+moments), after which the folder must hold the old trace or the new one, whole, and verify.
+
 usage: hostile_traces.py OZREF WORKDIR   (OZREF_SEED overrides the seed of the mixes)
 """
 import concurrent.futures
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -138,6 +146,68 @@ def judge(stage, entry, code, out, err, baseline):
     return None
 
 
+def linked_copy(base, folder, name):
+    """`base` copied to `folder` with file `name` a symbolic link to base's own (identical) file."""
+    shutil.copytree(base, folder)
+    os.remove(os.path.join(folder, name))
+    os.symlink(os.path.join(base, name), os.path.join(folder, name))
+
+
+def judge_link(name, code, err):
+    first = err.strip().splitlines()[0] if err.strip() else ""
+    if code == 2 and f"/{name}: is a symbolic link" in first:
+        return None
+    return f"a planted link was not refused (exit {code}): {err.strip()[:500]}"
+
+
+def contents(folder):
+    out = {}
+    for root, _, files in os.walk(folder):
+        for name in files:
+            with open(os.path.join(root, name), "rb") as f:
+                out[os.path.relpath(os.path.join(root, name), folder)] = f.read()
+    return out
+
+
+def interrupted_dumps(rng):
+    """(cases, failures): `ozref run --dump` over an existing trace, killed part-way."""
+    big = ["--scheme", "ozaki2-int8", "--m", "64", "--n", "64", "--k", "256", "--threads", "1"]
+    folder = os.path.join(WORK, "interrupted")
+    code, _, err = run(["run", *big, "--seed", "1", "--dump", folder])
+    if code != 0:
+        sys.exit(f"interrupted dumps: the first dump failed: {err.strip()}")
+    start = time.monotonic()
+    run(["run", *big, "--seed", "2", "--dump", os.path.join(WORK, "timing")])
+    seconds = time.monotonic() - start
+    shutil.rmtree(os.path.join(WORK, "timing"))
+    cases, failures = 0, []
+    for sig in (signal.SIGKILL, signal.SIGINT, signal.SIGTERM):
+        for fraction in (0.2, 0.6, rng.uniform(0, 1)):
+            before = contents(folder)
+            p = subprocess.Popen([OZREF, "run", *big, "--seed", str(3 + cases), "--dump", folder],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ, OMP_NUM_THREADS="1"))
+            time.sleep(seconds * fraction)
+            p.send_signal(sig)
+            p.wait()
+            after = contents(folder)
+            what = f"dump killed by {sig.name} at {fraction:.2f} of its time (exit {p.returncode})"
+            with open(os.path.join(folder, "manifest.json")) as f:
+                seed = json.load(f)["seed"]
+            if after != before and seed != 3 + cases:  # neither the old trace nor the new one (verify-trace: whole)
+                failures.append(f"{what}: the old trace changed and the new one is not in place")
+            code, _, err = run(["verify-trace", folder, "--threads", "1"])
+            if code != 0:
+                failures.append(f"{what}: the trace left does not verify (exit {code}): {err.strip()[:300]}")
+            cases += 1
+    # A dump killed outright leaves its new folder beside the trace; the next dump removes it.
+    code, _, err = run(["run", *big, "--seed", "99", "--dump", folder])
+    stray = [n for n in os.listdir(WORK) if n.startswith(".ozref-")]
+    if code != 0 or stray:
+        failures.append(f"the dump after the interrupted ones: exit {code}, left {stray}: {err.strip()[:300]}")
+    shutil.rmtree(folder)
+    return cases + 1, failures
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)  # a failed run keeps its traces
     os.makedirs(WORK)
@@ -148,6 +218,10 @@ def main():
         with open(os.path.join(base, "manifest.json")) as f:
             manifest = json.load(f)
         cases.append((f"{label} unchanged", base, None, None, baseline))
+        for name in ["manifest.json"] + [a["file"] for st in manifest["stages"] for a in st["arrays"]]:
+            folder = os.path.join(WORK, f"{label}-link-{len(cases)}")
+            linked_copy(base, folder, name)
+            cases.append((f"{label} {name} a link", folder, None, {"link": name}, baseline))
         for st in manifest["stages"]:
             if st["name"] == "input":
                 continue
@@ -169,6 +243,8 @@ def main():
     def one(case):
         what, folder, stage, entry, baseline = case
         code, out, err = run(["verify-trace", folder, "--json", "--threads", "1"])
+        if entry and "link" in entry:
+            return what, code, judge_link(entry["link"], code, err)
         return what, code, judge(stage, entry, code, out, err, baseline)
 
     codes = {}
@@ -178,6 +254,11 @@ def main():
             if problem:
                 failures.append(what)
                 print(f"FAIL: {what}: {problem}")
+    dumps, dump_failures = interrupted_dumps(rng)
+    for problem in dump_failures:
+        print(f"FAIL: {problem}")
+    failures += dump_failures
+    cases += [None] * dumps
     tally = ", ".join(f"exit {c}: {n}" for c, n in sorted(codes.items()))
     print(f"hostile traces: {len(cases)} cases over {len(CONFIGS)} configurations (seed {SEED}), {len(failures)} failed ({tally})")
     if failures:

@@ -16,7 +16,8 @@ class InputError : public std::runtime_error {
 
 // The message for any failure a call let through, as the command prints it after "error: ": an
 // InputError's own text, and words for memory exhaustion, file system errors, JSON errors and
-// the rest (the Python module raises its exceptions with it).
+// the rest, its control characters escaped (common/printable_text.hpp) because it may quote
+// names read from a file (the Python module raises its exceptions with it).
 std::string failure_message(std::exception_ptr failure);
 
 }  // namespace ozref

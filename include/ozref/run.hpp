@@ -41,6 +41,7 @@ struct StageComparison {
   size_t differing_elements = 0;
   std::string first_difference;    // "c[0, 3, 5]: subject 17, cpu 18"
   std::string reproducer;          // folder written for the first differing GEMM element
+  std::string reproducer_error;    // why it could not be written (a read-only trace); the report stands
   bool identical() const { return !compared || differing_elements == 0; }
 };
 

@@ -26,6 +26,7 @@ class StageReport:
     differing_elements: Optional[int] = None
     first_difference: Optional[str] = None
     reproducer: Optional[str] = None
+    reproducer_error: Optional[str] = None  # why the reproducer could not be written (a read-only trace)
 
     @classmethod
     def from_report(cls, stage: dict) -> "StageReport":

@@ -30,7 +30,8 @@ StageReport public_stage(const schemes::StageReport& s) {
   return {.name = s.name, .checked = s.checked, .verified = s.verified(), .violations = s.violations,
           .first_violation = s.first_violation, .notes = s.notes, .seconds = s.seconds, .verify_seconds = s.verify_seconds,
           .comparison = {.present = c.present, .compared = c.compared, .differing_elements = c.differing,
-                         .first_difference = c.first_difference, .reproducer = c.reproducer}};
+                         .first_difference = c.first_difference, .reproducer = c.reproducer,
+                         .reproducer_error = c.reproducer_error}};
 }
 
 Matrix<double> public_matrix(ozref::Matrix<double>& m) { return {m.rows, m.cols, std::move(m.data)}; }

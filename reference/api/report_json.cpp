@@ -58,6 +58,7 @@ nlohmann::json stages_json(const schemes::SchemeResult& r, bool with_subject) {
       j["differing_elements"] = c.differing;
       j["first_difference"] = c.first_difference;
       if (!c.reproducer.empty()) j["reproducer"] = c.reproducer;
+      if (!c.reproducer_error.empty()) j["reproducer_error"] = c.reproducer_error;
     }
     stages.push_back(j);
   }

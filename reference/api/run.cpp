@@ -5,13 +5,13 @@
 #include "api/report_json.hpp"
 #include "api/scheme_run.hpp"
 #include "api/verify_level.hpp"
-#include "io/atomic_file.hpp"
+#include "trace/trace.hpp"
 
 namespace ozref::api {
 
 RunResult run(const std::string& scheme, const ArrayRef& a, const ArrayRef& b, const RunOptions& options) {
   require_threads(options.threads);
-  if (!options.dump.empty()) prepare_output_folder(options.dump, "dump");
+  if (!options.dump.empty()) check_trace_target(options.dump, "dump");
   const bool complex = is_complex(a, b);
   SchemeRun r = run_named_scheme({.scheme = scheme, .options = scheme_options_of(options.scheme, complex), .verify = options.verify,
                                   .threads = options.threads, .dump = options.dump},

@@ -2,8 +2,10 @@
 
 #include <string>
 
+#include "cli/option_like_values.hpp"
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
+#include "common/printable_text.hpp"
 #if OZREF_WITH_MPI
 #include "mpi/mpi_world.hpp"
 #endif
@@ -45,6 +47,7 @@ int run_command_line(int argc, const char* const* argv, std::ostream& out, std::
   app.require_subcommand(1);
   Action action;
   add_verbs(app, action);
+  refuse_option_like_values(app);
   const std::string first = argc > 1 ? argv[1] : "";
   if (argc < 2) {
     err << "ozref: error: no verb given (verbs: " << verb_list(app) << "; ozref --help describes them)\n";
@@ -70,7 +73,7 @@ int run_command_line(int argc, const char* const* argv, std::ostream& out, std::
   } catch (const CLI::Success& e) {  // --help
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    err << who << ": error: " << e.what() << "\n";
+    err << who << ": error: " << printable_text(e.what()) << "\n";
     return 2;
   }
   try {

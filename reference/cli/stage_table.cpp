@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "common/printable_text.hpp"
+
 namespace ozref::cli {
 
 void print_stages(std::ostream& out, const schemes::SchemeResult& r, bool with_subject) {
@@ -22,6 +24,8 @@ void print_stages(std::ostream& out, const schemes::SchemeResult& r, bool with_s
     if (with_subject && !s.comparison.identical())
       out << "      " << s.comparison.differing << " elements differ; first " << s.comparison.first_difference << "\n";
     if (!s.comparison.reproducer.empty()) out << "      reproducer: " << s.comparison.reproducer << "\n";
+    if (!s.comparison.reproducer_error.empty())
+      out << "      reproducer not written: " << printable_text(s.comparison.reproducer_error) << "\n";
     for (const std::string& note : s.notes) out << "      " << note << "\n";
   }
 }

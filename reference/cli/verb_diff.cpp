@@ -6,6 +6,7 @@
 
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
+#include "common/printable_text.hpp"
 #include "io/json_text.hpp"
 #include "schemes/manifest.hpp"
 #include "trace/compare.hpp"
@@ -75,13 +76,16 @@ int run_diff(const DiffArgs& args, std::ostream& out) {
     out << json_text(report) << "\n";
   } else if (d.is_null()) {
     out << "identical: " << compared << " arrays compared bit for bit\n";
-  } else {
-    out << "first divergence at stage '" << d["stage"].get<std::string>() << "', array '" << d["array"].get<std::string>()
-        << "': " << d["problem"].get<std::string>() << "\n";
+  } else {  // names from the manifests, printable (common/printable_text.hpp)
+    out << printable_text("first divergence at stage '" + d["stage"].get<std::string>() + "', array '" + d["array"].get<std::string>() +
+                          "': " + d["problem"].get<std::string>())
+        << "\n";
     if (d.contains("first_index"))
-      out << "  " << d["differing_elements"] << " elements differ; first at " << d["first_index"].get<std::string>() << ": " << args.left
-          << " has " << d["left_value"].get<std::string>() << ", " << args.right << " has " << d["right_value"].get<std::string>() << "\n";
-    if (!note.empty()) out << "  note: " << note << "\n";
+      out << printable_text("  " + d["differing_elements"].dump() + " elements differ; first at " + d["first_index"].get<std::string>() +
+                            ": " + args.left + " has " + d["left_value"].get<std::string>() + ", " + args.right + " has " +
+                            d["right_value"].get<std::string>())
+          << "\n";
+    if (!note.empty()) out << "  note: " << printable_text(note) << "\n";
   }
   return d.is_null() ? 0 : 1;
 }

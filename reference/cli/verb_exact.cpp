@@ -29,7 +29,7 @@ int run_exact(const ExactArgs& args, std::ostream& out) {
     return 0;
   }
 #endif
-  check_output_file(args.out, "--out");  // before the work, not after it
+  check_output_file(args.out, "--out", {args.a, args.b});  // before the work, not after it
   const Operands ops = [&] {
     const PhaseTimer timer(Phase::Read);
     return load_operands(args.a, args.b);

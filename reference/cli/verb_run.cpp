@@ -11,6 +11,7 @@
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
 #include "io/npy.hpp"
+#include "trace/trace.hpp"
 #if OZREF_WITH_MPI
 #include "common/error.hpp"
 #include "mpi/distributed_run.hpp"
@@ -58,8 +59,8 @@ int run_run(const RunArgs& args, std::ostream& out) {
     print_report(out, args, *run);
     return stages_exit_code(run->result);
   }
-  if (!args.out.empty()) check_output_file(args.out, "--out");
-  if (!args.dump.empty()) prepare_output_folder(args.dump, "--dump");
+  if (!args.out.empty()) check_output_file(args.out, "--out", {args.a, args.b});
+  if (!args.dump.empty()) check_trace_target(args.dump, "--dump");
   const SchemeRun run = run_named_scheme(
       {.scheme = args.scheme, .options = scheme_options_of(args), .verify = args.verify, .threads = args.threads, .dump = args.dump,
        .seed = args.seed},

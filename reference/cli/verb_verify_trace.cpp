@@ -8,6 +8,7 @@
 #include "cli/report.hpp"
 #include "cli/stage_table.hpp"
 #include "cli/verbs.hpp"
+#include "common/printable_text.hpp"
 #include "io/json_text.hpp"
 #if OZREF_WITH_MPI
 #include "mpi/distributed_verify_trace.hpp"
@@ -35,7 +36,7 @@ int run_verify_trace(const VerifyTraceArgs& args, std::ostream& out) {
   if (args.json) {
     out << json_text(verify_trace_json(args.dir, s, r)) << "\n";
   } else {
-    out << "ozref verify-trace: " << args.dir << ": " << s.name << " " << s.options.dump() << ", " << s.m << "x" << s.n << "x" << s.k
+    out << "ozref verify-trace: " << printable_text(args.dir) << ": " << s.name << " " << s.options.dump() << ", " << s.m << "x" << s.n << "x" << s.k
         << "\n\n";
     print_stages(out, r, true);
     out << "\n";

@@ -4,10 +4,13 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/printable_text.hpp"
 
 namespace ozref {
 
-std::string failure_message(std::exception_ptr failure) {
+namespace {
+
+std::string message_of(std::exception_ptr failure) {
   try {
     std::rethrow_exception(failure);
   } catch (const InputError& e) {
@@ -24,5 +27,10 @@ std::string failure_message(std::exception_ptr failure) {
     return "an unexpected failure (not a std::exception)";
   }
 }
+
+}  // namespace
+
+// Printable: a message may quote names and values read from a file.
+std::string failure_message(std::exception_ptr failure) { return printable_text(message_of(failure)); }
 
 }  // namespace ozref

@@ -3,9 +3,9 @@
 namespace ozref::dist {
 namespace {
 
-std::unique_ptr<NpyBlockFile> open_matrix(const std::string& path) {
-  auto file = std::make_unique<NpyBlockFile>(path);
-  require_float_matrix(file->header().shape, file->header().dtype, path);
+std::unique_ptr<NpyBlockFile> open_matrix(const std::string& path, const Folder* folder) {
+  auto file = folder ? std::make_unique<NpyBlockFile>(*folder, path) : std::make_unique<NpyBlockFile>(path);
+  require_float_matrix(file->header().shape, file->header().dtype, file->path());
   return file;
 }
 
@@ -22,12 +22,12 @@ std::string range_text(const Range& r) { return "[" + std::to_string(r.begin) + 
 
 }  // namespace
 
-OperandFiles open_operand_files(const std::string& a_path, const std::string& b_path) {
+OperandFiles open_operand_files(const std::string& a_path, const std::string& b_path, const Folder* folder) {
   OperandFiles f;
-  f.a = open_matrix(a_path);
-  f.b = open_matrix(b_path);
+  f.a = open_matrix(a_path, folder);
+  f.b = open_matrix(b_path, folder);
   const auto &sa = f.a->header().shape, &sb = f.b->header().shape;
-  require_agreeing_shapes(sa[0], sa[1], a_path, sb[0], sb[1], b_path);
+  require_agreeing_shapes(sa[0], sa[1], f.a->path(), sb[0], sb[1], f.b->path());
   f.m = sa[0];
   f.k = sa[1];
   f.n = sb[1];

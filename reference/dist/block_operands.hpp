@@ -16,8 +16,9 @@ struct OperandFiles {
 };
 
 // A opened and its header checked before B is opened, with the words load_operands uses for the
-// same faults (a malformed file, not a 2-D f8 or f4 matrix, shapes that do not agree).
-OperandFiles open_operand_files(const std::string& a_path, const std::string& b_path);
+// same faults (a malformed file, not a 2-D f8 or f4 matrix, shapes that do not agree). With a
+// folder, the paths are names of files in it, opened relative to its handle (io/folder.hpp).
+OperandFiles open_operand_files(const std::string& a_path, const std::string& b_path, const Folder* folder = nullptr);
 
 // The operands of `block`; InputError when they and the block's exact product would not fit in
 // the memory budget.

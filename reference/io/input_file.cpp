@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "common/memory_budget.hpp"
+#include "io/folder.hpp"
 
 namespace ozref {
 const char* non_regular_kind(mode_t mode) {
@@ -24,10 +25,25 @@ const char* non_regular_kind(mode_t mode) {
 
 std::string path_text(const std::string& path) { return path.empty() ? "'' (an empty file name)" : path; }
 
+// O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused by require_regular).
+constexpr int kReadFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+
 InputFile::InputFile(const std::string& path) : path_(path) {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused just below).
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  fd_ = ::open(path.c_str(), kReadFlags);
   if (fd_ < 0) throw InputError(path_text(path) + ": cannot open for reading: " + std::strerror(errno));
+  require_regular();
+}
+
+InputFile::InputFile(const Folder& folder, const std::string& name) : path_(folder.path_of(name)) {
+  fd_ = ::openat(folder.fd(), name.c_str(), kReadFlags | O_NOFOLLOW);
+  if (fd_ < 0 && errno == ELOOP)
+    throw InputError(path_ + ": is a symbolic link; ozref reads the files of " + folder.path() + " only from inside it and follows no link there");
+  if (fd_ < 0) throw InputError(path_ + ": cannot open for reading: " + std::strerror(errno));
+  require_regular();
+}
+
+void InputFile::require_regular() {
+  const std::string& path = path_;
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     const std::string why = std::strerror(errno);
@@ -63,6 +79,11 @@ void InputFile::read_at(char* buffer, size_t n, uint64_t offset) {
 
 std::string read_input_file(const std::string& path, uint64_t max_bytes) {
   InputFile file(path);
+  return read_input_file(file, max_bytes);
+}
+
+std::string read_input_file(InputFile& file, uint64_t max_bytes) {
+  const std::string& path = file.path();
   const auto too_large = [&](uint64_t bytes) {
     return InputError(path + ": " + std::to_string(bytes) + " bytes, more than the " + std::to_string(max_bytes) +
                       " bytes ozref can hold in memory");

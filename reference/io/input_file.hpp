@@ -1,5 +1,5 @@
 // Every file ozref reads is opened here. Only regular files are read (through a symbolic link
-// too): a folder, FIFO, device or socket is refused by name, so that no input can block (a FIFO
+// too, except for a file inside a folder opened as io/folder.hpp's handle): a folder, FIFO, device or socket is refused by name, so that no input can block (a FIFO
 // without a writer), never end (/dev/zero) or hide its size. The size is known before anything is
 // allocated and bounded by the memory budget.
 #pragma once
@@ -10,10 +10,14 @@
 
 namespace ozref {
 
+class Folder;
+
 class InputFile {
  public:
   // InputError naming the path when it is missing, unreadable or not a regular file.
   explicit InputFile(const std::string& path);
+  // The file `name` of `folder`, opened relative to its handle; a symbolic link is refused too.
+  InputFile(const Folder& folder, const std::string& name);
   ~InputFile();
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
@@ -27,6 +31,8 @@ class InputFile {
   void read_at(char* buffer, size_t n, uint64_t offset);
 
  private:
+  void require_regular();  // after fd_ was opened: closes it and throws unless a regular file
+
   std::string path_;
   int fd_ = -1;
   uint64_t size_ = 0;
@@ -34,6 +40,7 @@ class InputFile {
 
 // The whole file; InputError when it holds more than `max_bytes` (checked before reading).
 std::string read_input_file(const std::string& path, uint64_t max_bytes);
+std::string read_input_file(InputFile& file, uint64_t max_bytes);
 // The same, bounded by the memory budget (common/memory_budget.hpp).
 std::string read_input_file(const std::string& path);
 

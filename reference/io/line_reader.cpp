@@ -11,7 +11,8 @@ namespace {
 constexpr size_t kChunk = size_t{1} << 16;
 }
 
-LineReader::LineReader(const std::string& path) : file_(path), raw_(kChunk), text_(4 * kChunk) {
+LineReader::LineReader(const std::string& path, uint64_t max_text_bytes)
+    : file_(path), raw_(kChunk), text_(4 * kChunk), max_text_bytes_(max_text_bytes) {
   read_raw();
   if (raw_size_ >= 2 && static_cast<uint8_t>(raw_[0]) == 0x1f && static_cast<uint8_t>(raw_[1]) == 0x8b) {
     zip_ = std::make_unique<z_stream>();
@@ -60,6 +61,8 @@ bool LineReader::fill() {
     zip_->avail_out = static_cast<uInt>(text_.size());
     const int rc = inflate(zip_.get(), Z_NO_FLUSH);
     text_size_ = text_.size() - zip_->avail_out;
+    if ((text_total_ += text_size_) > max_text_bytes_)
+      throw InputError(path() + ": more than " + std::to_string(max_text_bytes_) + " bytes once decompressed (ozref's limit for a gzip file)");
     if (rc == Z_STREAM_END) {
       member_ended_ = true;
     } else if (rc != Z_OK && rc != Z_BUF_ERROR) {

@@ -1,9 +1,12 @@
 // The lines of a text file, plain or gzip-compressed (recognised by the gzip magic bytes 1f 8b),
 // read strictly: a NUL byte, a line longer than kMaxLineBytes, corrupt or truncated gzip data and
 // bytes after the last gzip member are InputErrors naming the file and line. Concatenated gzip
-// members are one stream, as gzip(1) reads them.
+// members are one stream, as gzip(1) reads them. A gzip file is read up to kMaxTextBytes of text
+// (64 GiB, ten thousand times the largest recorded trace): more is an InputError naming the file,
+// so that a small file that expands without end (a "gzip bomb") cannot keep ozref busy for ever.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,8 +20,10 @@ namespace ozref {
 class LineReader {
  public:
   static constexpr size_t kMaxLineBytes = size_t{1} << 20;
+  static constexpr uint64_t kMaxTextBytes = uint64_t{64} << 30;
 
-  explicit LineReader(const std::string& path);
+  // `max_text_bytes`: the limit on a gzip file's text (tests lower it).
+  explicit LineReader(const std::string& path, uint64_t max_text_bytes = kMaxTextBytes);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
@@ -38,6 +43,7 @@ class LineReader {
   size_t raw_size_ = 0, text_used_ = 0, text_size_ = 0;
   uint64_t raw_end_offset_ = 0;  // file offset just past raw_'s bytes
   size_t line_number_ = 0;
+  uint64_t max_text_bytes_, text_total_ = 0;  // the limit; the text decompressed so far
   bool member_ended_ = false;  // the last gzip member ended: only another member may follow
 };
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "common/memory_budget.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_file.hpp"
 
@@ -56,9 +57,17 @@ class HeaderParser {
       } else {
         fail(name_, "unexpected header key '" + key + "'");
       }
-      skip();
-      if (peek() == ',') ++pos_;
+      (void)separator('}');
     }
+    ++pos_;
+    // NumPy evaluates the whole header as one Python literal: after the dict only the padding
+    // (Python's white space) and comments may follow.
+    while (pos_ < s_.size()) {
+      if (s_[pos_] == '#') pos_ = std::min(s_.find('\n', pos_), s_.size());
+      else if (std::string_view(" \t\n\r\f").find(s_[pos_]) != std::string_view::npos) ++pos_;
+      else break;
+    }
+    if (pos_ != s_.size()) fail(name_, "header: bytes other than spaces after its dictionary, at offset " + std::to_string(pos_));
     if (!have_descr) fail(name_, "header has no 'descr'");
     if (!have_order) fail(name_, "header has no 'fortran_order'");
     if (!have_shape) fail(name_, "header has no 'shape'");
@@ -71,6 +80,14 @@ class HeaderParser {
   char peek() {
     if (pos_ >= s_.size()) fail(name_, "header ends inside its dictionary");
     return s_[pos_];
+  }
+  // After an entry: a comma, or the closing bracket (left for the caller), as Python requires.
+  // Whether it was a comma.
+  bool separator(char close) {
+    skip();
+    if (peek() == ',') return ++pos_, true;
+    if (peek() != close) fail(name_, std::string("header: expected ',' or '") + close + "' at offset " + std::to_string(pos_));
+    return false;
   }
   void expect(char c) {
     skip();
@@ -106,8 +123,7 @@ class HeaderParser {
         v = v * 10 + static_cast<size_t>(s_[pos_++] - '0');
       }
       out.push_back(v);
-      skip();
-      if (peek() == ',') ++pos_;
+      if (!separator(')') && out.size() == 1) fail(name_, "header: 'shape' (n) is a number, not a tuple; NumPy writes (n,)");
     }
     return out;
   }
@@ -238,6 +254,8 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
 
 NpyArray read_npy(const std::string& path) { return parse_npy(read_input_file(path), path); }
 
+NpyArray read_npy(InputFile& file) { return parse_npy(read_input_file(file, memory_budget()), file.path()); }
+
 std::string serialize_npy(const NpyArray& array) {
   std::string shape = "(";
   for (size_t i = 0; i < array.shape.size(); ++i)
@@ -269,6 +287,10 @@ std::string serialize_npy(const NpyArray& array) {
 
 void write_npy(const std::string& path, const NpyArray& array) {
   write_file_atomically(path, serialize_npy(array));
+}
+
+void write_npy(std::shared_ptr<const Folder> folder, const std::string& name, const NpyArray& array) {
+  write_file_atomically(std::move(folder), name, serialize_npy(array));
 }
 
 void require_float_matrix(const std::vector<size_t>& shape, DType dtype, const std::string& name) {

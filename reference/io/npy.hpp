@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,9 @@
 #include "common/matrix.hpp"
 
 namespace ozref {
+
+class InputFile;
+class Folder;
 
 enum class DType { F8, F4, I1, U1, I2, U2, I4, U4, I8, U8, C16 };
 
@@ -47,8 +51,10 @@ void require_npy_data_size(const NpyHeader& h, uint64_t file_bytes, const std::s
 // Parses a whole file's bytes; `name` is used in error messages.
 NpyArray parse_npy(std::string_view bytes, const std::string& name);
 NpyArray read_npy(const std::string& path);
+NpyArray read_npy(InputFile& file);
 std::string serialize_npy(const NpyArray& array);  // v1 header (v2 when the header needs it)
 void write_npy(const std::string& path, const NpyArray& array);  // atomic
+void write_npy(std::shared_ptr<const Folder> folder, const std::string& name, const NpyArray& array);  // atomic, io/folder.hpp
 
 // 2-D floating-point matrices (f8, or f4 widened exactly); anything else is an InputError.
 void require_float_matrix(const std::vector<size_t>& shape, DType dtype, const std::string& name);

@@ -55,6 +55,7 @@ constexpr size_t kChunkBytes = size_t{8} << 20;  // what for_each_chunk holds at
 }  // namespace
 
 NpyBlockFile::NpyBlockFile(const std::string& path) : file_(path), header_(header_of(file_)) {}
+NpyBlockFile::NpyBlockFile(const Folder& folder, const std::string& name) : file_(folder, name), header_(header_of(file_)) {}
 
 NpyArray NpyBlockFile::read_block(size_t row0, size_t row1, size_t col0, size_t col1) {
   const NpyHeader& h = header_;

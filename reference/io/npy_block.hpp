@@ -24,6 +24,8 @@ class NpyBlockFile {
   // InputError naming the path, with read_npy's words, when the file or its header is bad or the
   // file does not hold exactly the data the header describes.
   explicit NpyBlockFile(const std::string& path);
+  // The file `name` of `folder`, opened relative to its handle (io/folder.hpp).
+  NpyBlockFile(const Folder& folder, const std::string& name);
 
   const NpyHeader& header() const { return header_; }
   const std::string& path() const { return file_.path(); }

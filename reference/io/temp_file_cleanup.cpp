@@ -65,7 +65,7 @@ void install_temp_file_cleanup() {
   }
 }
 
-int create_registered_temp_file(const std::string& path) {
+int create_registered_temp_file(int folder, const std::string& name, const std::string& path) {
   if (path.size() >= PATH_MAX) {
     errno = ENAMETOOLONG;
     return -1;
@@ -91,7 +91,7 @@ int create_registered_temp_file(const std::string& path) {
     errno = EINTR;
     return -1;
   }
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  const int fd = ::openat(folder, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
   const int open_errno = errno;
   slot->state.store(fd >= 0 ? 2 : 0);
   creating.fetch_sub(1);

@@ -11,9 +11,10 @@ namespace ozref {
 // signal stays ignored; a harness's own handler stays). The library never calls it itself.
 void install_temp_file_cleanup();
 
-// Creates `path` (O_EXCL, mode 0666 less the umask) and registers it, as one step that a
-// signal cannot split; returns the descriptor, or -1 with errno set (nothing registered).
-int create_registered_temp_file(const std::string& path);
+// Creates file `name` in the folder of handle `folder` (O_EXCL, mode 0666 less the umask) and
+// registers it by its `path`, as one step that a signal cannot split; returns the descriptor, or
+// -1 with errno set (nothing registered).
+int create_registered_temp_file(int folder, const std::string& name, const std::string& path);
 // Removes the registration (after the file was renamed or removed).
 void unregister_temp_file(const std::string& path);
 

@@ -31,7 +31,7 @@ SchemeRun run_distributed(const SchemeRunRequest& request, const std::string& a_
                           const std::string& out_path) {
   const auto start = std::chrono::steady_clock::now();
   on_every_rank([&] {
-    if (rank() == 0 && !out_path.empty()) check_output_file(out_path, "--out");  // before the work, not after it
+    if (rank() == 0 && !out_path.empty()) check_output_file(out_path, "--out", {a_path, b_path});  // before the work, not after it
   });
   RankPart part;
   on_every_rank([&] { read_rank_part(part, a_path, b_path); });

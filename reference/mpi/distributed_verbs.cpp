@@ -12,7 +12,7 @@ namespace ozref::mpi {
 
 ProductShape exact_distributed(const std::string& a_path, const std::string& b_path, const std::string& out_path, int threads) {
   on_every_rank([&] {
-    if (rank() == 0) check_output_file(out_path, "--out");  // before the work, not after it
+    if (rank() == 0) check_output_file(out_path, "--out", {a_path, b_path});  // before the work, not after it
   });
   RankPart part;
   on_every_rank([&] {

@@ -87,12 +87,18 @@ void write_first_reproducers(const std::vector<schemes::StageReport>& mine, std:
   on_every_rank([&] {
     for (size_t s = 0; s < mine.size(); ++s) {
       const schemes::StageComparison &own = mine[s].comparison, &all = merged[s].comparison;
-      if (own.pending && own.differing && own.first_at == all.first_at) written[std::to_string(s)] = write_reproducer(dir, *own.pending);
+      if (!own.pending || !own.differing || own.first_at != all.first_at) continue;
+      schemes::StageComparison out;
+      write_reproducer(dir, *own.pending, out);
+      written[std::to_string(s)] = {out.reproducer, out.reproducer_error};
     }
   });
   for (const std::string& text : gather_strings_on_root(written.dump())) {
     const nlohmann::json folders = nlohmann::json::parse(text);
-    for (const auto& [s, folder] : folders.items()) merged[std::stoul(s)].comparison.reproducer = folder.get<std::string>();
+    for (const auto& [s, folder] : folders.items()) {
+      schemes::StageComparison& c = merged[std::stoul(s)].comparison;
+      c.reproducer = folder.at(0).get<std::string>(), c.reproducer_error = folder.at(1).get<std::string>();
+    }
   }
 }
 
@@ -131,14 +137,15 @@ TraceVerification verify_trace_distributed(const TraceVerificationRequest& reque
   });
   if (in_one_process) return verify_trace_folder(request);
   std::string a_path = request.a, b_path = request.b;
+  const Folder* inside = nullptr;  // the trace's inputs are read through its folder's handle
   if (!from_files) {
     check_over_ranks(manifest, listed_arrays(manifest, v.scheme, true));
     const ManifestStage& in = *manifest.find(std::string(schemes::kInputStage));
-    a_path = manifest.dir + "/" + in.find("a")->file, b_path = manifest.dir + "/" + in.find("b")->file;
+    a_path = in.find("a")->file, b_path = in.find("b")->file, inside = manifest.folder.get();
   }
   RankPart part;
   on_every_rank([&] {
-    read_rank_part(part, a_path, b_path);
+    read_rank_part(part, a_path, b_path, inside);
     if (from_files) require_manifest_shape(part.files.m, part.files.n, part.files.k, v.scheme);
   });
   require_finite_operands(part, v.scheme.name);
@@ -150,7 +157,7 @@ TraceVerification verify_trace_distributed(const TraceVerificationRequest& reque
   const std::string reproducers = reproducers_folder(request);
   schemes::SchemeResult mine;
   on_every_rank([&] {
-    mine = schemes::run_scheme(block, real_scheme_inputs(part.ops, a_path, b_path).arrays,
+    mine = schemes::run_scheme(block, real_scheme_inputs(part.ops, part.files.a->path(), part.files.b->path()).arrays,
                                {.verify = v.verify, .threads = request.threads, .subject = &subject, .reproducers = reproducers,
                                 .measure_accuracy = false, .block = &frame});
   });

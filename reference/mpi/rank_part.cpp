@@ -9,8 +9,8 @@
 
 namespace ozref::mpi {
 
-void read_rank_part(RankPart& part, const std::string& a_path, const std::string& b_path) {
-  part.files = dist::open_operand_files(a_path, b_path);
+void read_rank_part(RankPart& part, const std::string& a_path, const std::string& b_path, const Folder* folder) {
+  part.files = dist::open_operand_files(a_path, b_path, folder);
   part.grid = dist::process_grid(ranks(), part.files.m, part.files.n);
   part.block = dist::block_of(part.files.m, part.files.n, part.grid, rank());
   part.ops = dist::read_block_operands(part.files, part.block);

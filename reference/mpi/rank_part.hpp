@@ -17,8 +17,8 @@ struct RankPart {
 };
 
 // Opens A and B, checks them as one process does and reads this rank's part (not collective:
-// wrap it in on_every_rank).
-void read_rank_part(RankPart& part, const std::string& a_path, const std::string& b_path);
+// wrap it in on_every_rank). With a folder, the paths name files in it (dist::open_operand_files).
+void read_rank_part(RankPart& part, const std::string& a_path, const std::string& b_path, const Folder* folder = nullptr);
 
 // Where the rank's block lies in C, so that the worst element it measures is named by its place in the whole.
 inline PartPlace place_of(const RankPart& part) { return {part.block.rows.begin, part.block.cols.begin, 0}; }

@@ -24,6 +24,7 @@ struct StageComparison {
   size_t differing = 0;           // elements that differ, over all of the stage's arrays
   std::string first_difference;   // "c[0, 3, 5]: subject 17, cpu 18"
   std::string reproducer;         // the folder written for the first differing GEMM element
+  std::string reproducer_error;   // why that folder could not be written (a read-only trace)
   ViolationKey first_at;          // where the first difference lies: {array of the stage, 0, element of the whole array}
   // A distributed verify-trace's block: the reproducer of its first difference, not yet written
   // (the ranks write only that of the first difference of all).

@@ -9,7 +9,7 @@ void BlockTraceSubject::compute(const schemes::Stage& stage, const schemes::Arra
   const ManifestStage& s = *m_.find(std::string(stage.name()));
   for (const ArraySpec& spec : stage.outputs()) {
     const ManifestArray& a = *s.find(spec.name);
-    NpyBlockFile file(m_.dir + "/" + a.file);
+    NpyBlockFile file(*m_.folder, a.file);
     require_listed_layout(m_, s, a, file.header().dtype, file.header().shape);  // as scanned, unless it changed since
     file.read_box_into(schemes::window_of(spec, frame_).box, out.get(stage.ref(spec.name)).raw());
   }

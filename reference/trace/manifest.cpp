@@ -79,10 +79,12 @@ const ManifestStage* Manifest::find(const std::string& stage) const {
 
 Manifest read_manifest(const std::string& dir) {
   Manifest m;
+  m.folder = Folder::open(dir, "the trace folder");
   m.dir = dir;
   m.path = dir + "/manifest.json";
   try {
-    m.json = nlohmann::json::parse(read_input_file(m.path, kMaxManifestBytes));
+    InputFile file(*m.folder, "manifest.json");
+    m.json = nlohmann::json::parse(read_input_file(file, kMaxManifestBytes));
   } catch (const nlohmann::json::exception& e) {
     throw InputError(m.path + ": not valid JSON: " + e.what());
   }
@@ -120,7 +122,8 @@ void require_listed_layout(const Manifest& m, const ManifestStage& stage, const 
 }
 
 NpyArray read_trace_array(const Manifest& m, const ManifestStage& stage, const ManifestArray& a) {
-  NpyArray data = read_npy(m.dir + "/" + a.file);
+  InputFile file(*m.folder, a.file);
+  NpyArray data = read_npy(file);
   require_listed_layout(m, stage, a, data.dtype, data.shape);
   if (a.hash && fnv1a64(data.data) != *a.hash) throw hash_mismatch(m, stage, a);
   return data;
@@ -128,7 +131,7 @@ NpyArray read_trace_array(const Manifest& m, const ManifestStage& stage, const M
 
 void scan_trace_array(const Manifest& m, const ManifestStage& stage, const ManifestArray& a,
                       const std::function<void(const uint8_t*, size_t, size_t)>& visit) {
-  NpyBlockFile file(m.dir + "/" + a.file);
+  NpyBlockFile file(*m.folder, a.file);
   require_listed_layout(m, stage, a, file.header().dtype, file.header().shape);
   uint64_t hash = kFnv1a64Start;
   file.for_each_chunk([&](const uint8_t* bytes, size_t elements, size_t first) {

@@ -2,6 +2,8 @@
 // field has the type the format says, every array names a plain file inside the folder (no
 // directories, no "..", ending in .npy), no stage or array appears twice. Each array is read only
 // when asked for, and checked against what the manifest says of it (dtype, shape, FNV-1a hash).
+// The folder is opened once (io/folder.hpp) and every file in it is opened relative to it: a
+// symbolic link in the folder (the manifest, an array) is refused, never followed.
 // Problems are InputErrors naming the file and the field.
 #pragma once
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "io/folder.hpp"
 #include "io/npy.hpp"
 
 namespace ozref {
@@ -30,6 +33,7 @@ struct ManifestStage {
 
 struct Manifest {
   std::string dir, path;  // the trace folder and its manifest.json
+  std::shared_ptr<const Folder> folder;  // the trace folder's handle
   nlohmann::json json;    // the whole manifest (scheme, options, shape, ...)
   std::vector<ManifestStage> stages;
   const ManifestStage* find(const std::string& stage) const;

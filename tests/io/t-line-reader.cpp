@@ -82,3 +82,24 @@ TEST_CASE("line reader: gzip members, and corrupt, truncated or trailing gzip da
   CHECK_THAT(refusal(ws.file("bad.gz", corrupt)), Catch::Contains("bad.gz: corrupt gzip data near byte") &&
                                                       Catch::Contains("incorrect data check"));
 }
+
+TEST_CASE("line reader: a gzip file that expands past the limit is refused naming the file", "[io]") {
+  test::Workspace ws;
+  // 8 MiB of text in a file of a few KiB: a small "gzip bomb" against a limit of 4 MiB.
+  const std::string line(1023, 'x');
+  std::string text;
+  for (int i = 0; i < 8192; ++i) text += line + "\n";
+  const std::string path = ws.path("bomb.jsonl.gz");
+  gzFile z = gzopen(path.c_str(), "wb9");
+  REQUIRE(z);
+  REQUIRE(gzwrite(z, text.data(), unsigned(text.size())) == int(text.size()));
+  REQUIRE(gzclose(z) == Z_OK);
+  const auto read_all = [&](uint64_t limit) {
+    LineReader reader(path, limit);
+    size_t lines = 0;
+    for (std::string l; reader.next(l);) ++lines;
+    return lines;
+  };
+  CHECK_THROWS_WITH(read_all(uint64_t{4} << 20), Catch::Contains("bomb.jsonl.gz: more than 4194304 bytes once decompressed"));
+  CHECK(read_all(text.size()) == 8192);  // exactly at the limit: read whole
+}

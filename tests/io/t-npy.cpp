@@ -170,3 +170,30 @@ TEST_CASE("npy: writing is atomic and leaves no temporary file", "[io]") {
   CHECK_THROWS_AS(write_npy((dir / "no-such-dir" / "x.npy").string(), npy_from_matrix(m)), InputError);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("npy: the header is one Python literal, as NumPy reads it: junk after the dict is refused", "[io]") {
+  // Each header (padded to 64 bytes and ended by '\n' by header_file) with np.load's verdict,
+  // recorded from NumPy 1.24: true for accepted.
+  const std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }";
+  const std::pair<std::string, bool> numpy[] = {
+      {dict, true},
+      {dict + "  \t\r\f", true},
+      {dict + "# a comment", true},
+      {dict + "junk", false},
+      {dict + "\v", false},
+      {dict + "}", false},
+      {"{'descr': '<f8', 'fortran_order': False, 'shape': (2), }", false},  // (2) is the number 2, not a tuple
+      {"{'descr': '<f8', 'fortran_order': False 'shape': (2,), }", false},  // a comma missing between entries
+      {"{'descr': '<f8', 'fortran_order': False, 'shape': (1 2), }", false},
+  };
+  const std::string data = le_doubles({1, 2});
+  test::CaseCount cases("npy headers judged as NumPy judges them");
+  for (const auto& [header, accepted] : numpy) {
+    INFO(header);
+    if (accepted) CHECK(parse_npy(header_file(1, header, data), "case.npy").shape == std::vector<size_t>{2});
+    else CHECK_THROWS_AS(parse_npy(header_file(1, header, data), "case.npy"), InputError);
+    ++cases;
+  }
+  require_error(header_file(1, dict + "junk", data), "bytes other than spaces after its dictionary");
+  cases.report(std::size(numpy));
+}

@@ -5,7 +5,8 @@ and the same reproducer folders, on traces that `ozref run --dump` writes in one
 ozaki2 variant the distributed verify-trace takes, each CRT and scaling mode, shapes no grid
 divides, planted faults (the first in element order on another rank than the first rank's), partial
 traces, arrays in Fortran order and big-endian, inputs from --a and --b; bad input (one process's
-message, printed once, exit 2, no reproducer written); the schemes it does not take refused on
+message, printed once, exit 2, no reproducer written; an input or stage array that is a symbolic
+link, refused by name); the schemes it does not take refused on
 more than one rank and verified as one process verifies them on one.
 
 usage: mpi_verify_trace.py OZREF RANKS WORKDIR [SEED]
@@ -199,6 +200,12 @@ def bad_input():
     rewrite(f, "input", "b", lambda x: np.where(np.arange(x.size).reshape(x.shape) == x.size - 2, np.nan, x))
     rewrite(f, "gemm", "c", add_one(0, 0, 0), rehash=False)
     cases_.append(("NaN in B and a later stale hash", f, []))
+    for stage, array in (("input", "a"), ("gemm", "c")):  # a link to the identical file outside: never followed
+        f = copy("base", f"bad-link-{stage}")
+        file = path(f, entry(f, stage, array)[1]["file"])
+        os.replace(file, path(f"outside-{stage}.npy"))
+        os.symlink(path(f"outside-{stage}.npy"), file)
+        cases_.append((f"{stage}.{array} a symbolic link", f, []))
     dump("fp8-bad", (13, 10, 33), ["--scheme", "ozaki2-fp8", "--arch", "sm_90"])
     rewrite("fp8-bad", "split", "a", lambda x: np.where(np.arange(x.size).reshape(x.shape) == x.size - 3, 127, x).astype(x.dtype))
     cases_.append(("an fp8 limb without an e4m3 encoding", "fp8-bad", []))
@@ -215,6 +222,7 @@ def bad_input():
         lines = [line for line in ranked[2].splitlines() if line.startswith("ozref ")]
         expect(ranked[0] == 2 and lines == [message], f"{what}: {RANKS} ranks: exit 2 and one process's message once ({ranked[0]}: {lines} vs {message!r})")
         expect(not os.path.exists(path("bad-repro")), f"{what}: no reproducer folder written")
+        expect("symbolic link" not in what or "is a symbolic link" in message, f"{what}: the link is refused by name ({message})")
 
 
 def not_distributed():

@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "common/hex.hpp"
 #include "io/atomic_file.hpp"
+#include "io/folder.hpp"
 #include "io/input_file.hpp"
 #include "io/json_text.hpp"
 #include "io/npy.hpp"
@@ -49,14 +50,21 @@ Reproducer reproducer_of(std::string_view stage, std::string_view array, const s
 }
 
 std::string write_reproducer(const std::string& dir, const Reproducer& r) {
-  const std::string folder = dir + "/" + r.stage;
-  prepare_output_folder(folder, "the reproducer folder");
-  write_npy(folder + "/a.npy", bytes_array(r.element.a));
-  write_npy(folder + "/b.npy", bytes_array(r.element.b));
+  const std::shared_ptr<const Folder> folder = Folder::create_without_link(dir, "the reproducer folder")->subfolder(r.stage, true);
+  write_npy(folder, "a.npy", bytes_array(r.element.a));
+  write_npy(folder, "b.npy", bytes_array(r.element.b));
   const nlohmann::json j = {{"op", r.element.op}, {"stage", r.stage},           {"array", r.array},        {"index", r.index},
                             {"c", to_hex32(r.element.c_in)}, {"subject", to_hex32(r.subject)}, {"cpu", to_hex32(r.cpu)}};
-  write_file_atomically(folder + "/element.json", json_text(j, 2) + "\n");
-  return folder;
+  write_file_atomically(folder, "element.json", json_text(j, 2) + "\n");
+  return folder->path();
+}
+
+void write_reproducer(const std::string& dir, const Reproducer& r, StageComparison& cmp) {
+  try {
+    cmp.reproducer = write_reproducer(dir, r);
+  } catch (const InputError& e) {
+    cmp.reproducer_error = e.what();
+  }
 }
 
 std::string write_reproducer(const std::string& dir, std::string_view stage, std::string_view array, const std::string& index,

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "schemes/pipeline/stage.hpp"
+#include "schemes/stage_report.hpp"
 
 namespace ozref::schemes {
 
@@ -21,8 +22,13 @@ struct Reproducer {
 // The reproducer of element `flat` of a GEMM stage's output `array`, named `index`.
 Reproducer reproducer_of(std::string_view stage, std::string_view array, const std::string& index, const GemmElement& element,
                          const Tensor& subject, const Tensor& cpu, size_t flat);
-// Writes <dir>/<stage>/ and returns its path.
+// Writes <dir>/<stage>/ and returns its path; <dir> and <stage> are made and opened without
+// following a symbolic link (io/folder.hpp), so that a link planted in a trace folder cannot
+// redirect the files.
 std::string write_reproducer(const std::string& dir, const Reproducer& r);
+// The same into the stage's comparison: the folder, or why it could not be written (a read-only
+// trace): the verification's report does not depend on the reproducer.
+void write_reproducer(const std::string& dir, const Reproducer& r, StageComparison& cmp);
 std::string write_reproducer(const std::string& dir, std::string_view stage, std::string_view array, const std::string& index,
                              const GemmElement& element, const Tensor& subject, const Tensor& cpu, size_t flat);
 // InputError naming the file and field for a malformed folder.

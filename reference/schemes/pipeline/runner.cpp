@@ -179,7 +179,7 @@ class Runner {
     if (!element) return;
     const Reproducer r = reproducer_of(st.name(), array, index, *element, mine, cpus, d.first);
     if (o_.block) cmp.pending = std::make_shared<const Reproducer>(r);
-    else cmp.reproducer = write_reproducer(o_.reproducers, r);
+    else write_reproducer(o_.reproducers, r, cmp);
   }
 
   void trace(TraceWriter* w, const Stage& st, const Arrays& from) const {
