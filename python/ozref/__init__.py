@@ -10,6 +10,7 @@ from typing import Optional, Union
 
 import numpy as _np
 
+from . import _arguments as _args
 from . import _ozref
 from ._arrays import byte_rows as _byte_rows
 from ._arrays import host_array as _host_array
@@ -26,28 +27,21 @@ class GpuUnavailable(RuntimeError):
 
 def exact(A, B, *, dtype="float64", threads: int = 0) -> _np.ndarray:
     """The exact product A @ B rounded once to `dtype` (float64 or float32), as `ozref exact`."""
-    fp64, fp32, _, _ = _ozref.exact(_host_array(A, "argument A"), _host_array(B, "argument B"), threads)
-    if _np.dtype(dtype) == _np.float64:
-        return fp64
-    if _np.dtype(dtype) == _np.float32:
-        return fp32
-    raise InputError(f"dtype: expected float64 or float32, got {_np.dtype(dtype)}")
+    try:
+        wanted = _np.dtype(dtype)
+    except TypeError:
+        raise InputError(f"dtype: expected float64 or float32, got {_args._shown(dtype)}") from None
+    if wanted not in (_np.float64, _np.float32):
+        raise InputError(f"dtype: expected float64 or float32, got {wanted}")
+    fp64, fp32, _, _ = _ozref.exact(_host_array(A, "argument A"), _host_array(B, "argument B"), _args.threads(threads))
+    return fp64 if wanted == _np.float64 else fp32
 
 
 def check(A, B, C, *, threads: int = 0) -> dict:
     """C against the exact product of A and B: the metrics `ozref check --json` prints (a float64 C
     against the product rounded to FP64, a float32 C against it rounded to FP32)."""
     return _json.loads(_ozref.check(_host_array(A, "argument A"), _host_array(B, "argument B"),
-                                    _host_array(C, "argument C"), threads))
-
-
-def _count(value, name):
-    """A count option: None (the scheme's default) or a positive integer."""
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)) or value < 1:
-        raise InputError(f"{name}: {value!r} is not a positive integer")
-    return int(value)
+                                    _host_array(C, "argument C"), _args.threads(threads)))
 
 
 def _mantissa_bits(value):
@@ -58,16 +52,18 @@ def _mantissa_bits(value):
     if isinstance(value, str):
         return value
     if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
-        raise InputError(f"mantissa_bits: {value!r} is not an integer")
+        raise InputError(f"mantissa_bits: {_args._shown(value)} is not an integer")
     return str(int(value))
 
 
 def _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify, threads,
                  dump):
-    moduli, slices, kblock = _count(moduli, "moduli"), _count(slices, "slices"), _count(kblock, "kblock")
-    return _ozref.RunOptions(arch, op or "", mode or "", crt or "", slicing or "", accumulate or "", moduli, slices,
-                             _mantissa_bits(mantissa_bits), kblock, complex_product or "", verify or "", threads,
-                             str(dump) if dump else "")
+    moduli, slices, kblock = _args.count(moduli, "moduli"), _args.count(slices, "slices"), _args.count(kblock, "kblock")
+    t = _args.text
+    return _ozref.RunOptions(t(arch, "arch", False), t(op, "op"), t(mode, "mode"), t(crt, "crt"), t(slicing, "slicing"),
+                             t(accumulate, "accumulate"), moduli, slices, _mantissa_bits(mantissa_bits), kblock,
+                             t(complex_product, "complex_product"), t(verify, "verify"), _args.threads(threads),
+                             _args.path(dump, "dump"))
 
 
 def run(scheme: str, A, B, *, arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None,
@@ -80,16 +76,17 @@ def run(scheme: str, A, B, *, arch: str = "ideal", op: Optional[str] = None, mod
     `dump`: a folder for the trace of every stage."""
     options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify,
                            threads, dump)
-    report, c, code = _ozref.run(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
+    report, c, code = _ozref.run(_args.text(scheme, "scheme", False), _host_array(A, "argument A"), _host_array(B, "argument B"),
+                                 options)
     return RunResult(_json.loads(report), c, code)
 
 
 def verify_trace(path, *, a=None, b=None, verify: Optional[str] = None, reproducers=None, threads: int = 0) -> RunResult:
     """A trace folder verified stage by stage, as `ozref verify-trace PATH` (a, b: .npy files of the
     inputs when the trace holds none)."""
-    options = _ozref.VerifyTraceOptions(str(a) if a else "", str(b) if b else "", verify or "",
-                                        str(reproducers) if reproducers else "", threads)
-    report, c, code = _ozref.verify_trace(str(path), options)
+    options = _ozref.VerifyTraceOptions(_args.path(a, "a"), _args.path(b, "b"), _args.text(verify, "verify"),
+                                        _args.path(reproducers, "reproducers"), _args.threads(threads))
+    report, c, code = _ozref.verify_trace(_args.path(path, "path", False), options)
     return RunResult(_json.loads(report), c, code)
 
 
@@ -101,8 +98,10 @@ def lockstep(scheme: str, A, B, *, lockstep: str = "resync", gemm: str = "mma", 
     """A scheme on the GPU twins of its stages and on the CPU, compared stage by stage, as
     `ozref lockstep`. Raises GpuUnavailable (with the reason) where no GPU can be used."""
     options = _ozref.LockstepOptions(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock,
-                                                  complex_product, verify, threads, dump), lockstep, gemm, fault or "")
-    available, why_not, _, result = _ozref.lockstep(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
+                                                  complex_product, verify, threads, dump),
+                                     _args.text(lockstep, "lockstep", False), _args.text(gemm, "gemm", False), _args.text(fault, "fault"))
+    available, why_not, _, result = _ozref.lockstep(_args.text(scheme, "scheme", False), _host_array(A, "argument A"),
+                                                    _host_array(B, "argument B"), options)
     if not available:
         raise GpuUnavailable(why_not)
     report, c, code = result
@@ -114,11 +113,15 @@ def mma(op: str, a, b, c, *, arch: str = "sm_90", scale_a=None, scale_b=None):
     as bit patterns: a and b the element's row of A and column of B along K as the instruction's
     operand bytes (bytes or uint8), c the accumulator's 32-bit pattern. With 2-D a and b (one row
     per element) and a 1-D c, D for every row (a uint32 array); else D as an int."""
+    op, arch = _args.text(op, "op", False), _args.text(arch, "arch", False)
     single = _np.ndim(c) == 0
     rows_a, rows_b = _byte_rows(a, "argument a"), _byte_rows(b, "argument b")
-    cs = _np.ascontiguousarray(_np.atleast_1d(_np.asarray(c, dtype=_np.int64)))
-    if cs.size and (cs.min() < 0 or cs.max() > 0xFFFFFFFF):
-        raise InputError("argument c: expected 32-bit patterns (0 .. 0xFFFFFFFF)")
+    try:
+        cs = _np.ascontiguousarray(_np.atleast_1d(_np.asarray(c, dtype=_np.int64)))
+    except (TypeError, ValueError, OverflowError):
+        cs = None
+    if cs is None or cs.ndim != 1 or (cs.size and (cs.min() < 0 or cs.max() > 0xFFFFFFFF)):
+        raise InputError("argument c: expected 32-bit patterns (0 .. 0xFFFFFFFF), one integer or a 1-D array of them")
     empty = _np.zeros((len(cs), 0), dtype=_np.uint8)
     sa = _byte_rows(scale_a, "argument scale_a") if scale_a is not None else empty
     sb = _byte_rows(scale_b, "argument scale_b") if scale_b is not None else empty
@@ -128,11 +131,11 @@ def mma(op: str, a, b, c, *, arch: str = "sm_90", scale_a=None, scale_b=None):
 
 def instruction(op: str, arch: str = "sm_90") -> dict:
     """What the model knows of an instruction: kind, k, operand and scale bytes, evidence."""
-    return _ozref.instruction(op, arch)
+    return _ozref.instruction(_args.text(op, "op", False), _args.text(arch, "arch", False))
 
 
 def instructions(arch: str = "sm_90") -> list:
-    return _ozref.instructions(arch)
+    return _ozref.instructions(_args.text(arch, "arch", False))
 
 
 def architectures() -> list:

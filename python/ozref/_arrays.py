@@ -47,7 +47,11 @@ def host_array(x, name):
                 x = np.from_dlpack(x)
             except (BufferError, TypeError, RuntimeError) as e:
                 raise InputError(f"{name}: cannot be read through DLPack ({e})") from None
-    x = np.ascontiguousarray(x)
+    try:
+        x = np.ascontiguousarray(x)
+    except (TypeError, ValueError, OverflowError) as e:  # ragged lists, numbers out of every dtype's range
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise InputError(f"{name}: cannot be read as an array ({why[:80]})") from None
     if x.dtype.byteorder == ">":
         x = x.astype(x.dtype.newbyteorder("="))
     return x
