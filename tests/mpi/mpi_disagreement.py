@@ -70,14 +70,14 @@ def main():
     out = path("never.npy")
     exact = ["exact", "--a", A, "--b", B, "--out", out]
     # MPMD: the last rank started with other arguments
-    for name, other, words in (
-            ("another verb", ["check", "--a", A, "--b", B, "--c", C], ["argument 1", "'exact'", "'check'", f"rank {rest}"]),
-            ("a verb that is not distributed", ["demo", "--m", "4"], ["argument 1", "'demo'"]),
-            ("another B", ["exact", "--a", A, "--b", B2, "--out", out], ["argument 5", f"rank {rest}"]),
-            ("an extra option", exact + ["--threads", "1"], ["argument 7", "nothing", "'--threads'"]),
-            ("run in another mode", ["run", "--a", A, "--b", B, "--mode", "fast"], ["argument 2"])):
-        expect_refused(name, [(rest, exact, None, None), (1, other, None, None)], words, out)
     run = ["run", "--a", A, "--b", B, "--out", out]
+    for name, base, other, words in (
+            ("another verb", exact, ["check", "--a", A, "--b", B, "--c", C], ["argument 1", "'exact'", "'check'", f"rank {rest}"]),
+            ("a verb that is not distributed", exact, ["demo", "--m", "4"], ["argument 1", "'demo'"]),
+            ("another B", exact, ["exact", "--a", A, "--b", B2, "--out", out], ["argument 5", f"rank {rest}"]),
+            ("an extra option", exact, exact + ["--threads", "1"], ["argument 8", "nothing", "'--threads'"]),
+            ("run in another mode", run, run + ["--mode", "fast"], ["argument 8", "nothing", "'--mode'"])):
+        expect_refused(name, [(rest, base, None, None), (1, other, None, None)], words, out)
     expect_refused("run: another scheme option", [(rest, run + ["--moduli", "8"], None, None), (1, run + ["--moduli", "9"], None, None)],
                    ["'8'", "'9'"], out)
     # The same arguments in two working folders whose files differ: the input digests
