@@ -1,5 +1,6 @@
 // A computed product C against the exact product of A and B: what `ozref check` reports.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "ozref/array.hpp"
@@ -7,14 +8,30 @@
 
 namespace ozref::api {
 
+// An accuracy floor, as `ozref check --at-least BITS --metric METRIC` sets it.
+struct AccuracyFloor {
+  double at_least = 0;                // correct bits asked for
+  std::string metric = "maxnorm";     // or "elementwise"
+};
+
+struct GateResult {
+  bool passed = false;
+  double bits = 0;      // the figure compared: +inf where C is exact, -inf for a NaN or infinity
+                        // mismatch (element-wise also for a nonzero C where E is exactly zero)
+  std::string message;  // one line; when it fails: by how much, and the worst element's place and values
+};
+
 struct CheckReport {
   size_t m = 0, n = 0, k = 0;
   std::string c_precision;  // "fp64" (an f8 C, against E rounded to FP64) or "fp32" (an f4 C)
   Metrics metrics;
+  std::optional<GateResult> gate = std::nullopt;  // with a floor
   std::string json;         // the report as `ozref check --json` prints it (one line, no newline)
 };
 
-// A (m x k), B (k x n): f8 or f4; C (m x n): f8 or f4. InputError as `ozref check` gives it.
-CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads = 0);
+// A (m x k), B (k x n): f8 or f4; C (m x n): f8 or f4. InputError as `ozref check` gives it
+// (also for a metric other than maxnorm or elementwise, or a floor that is not finite).
+CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads = 0,
+                  const std::optional<AccuracyFloor>& floor = std::nullopt);
 
 }  // namespace ozref::api

@@ -8,8 +8,10 @@ struct ExactProduct {
   size_t m = 0, n = 0, k = 0;
   Matrix<double> fp64;  // each element of A*B rounded to nearest-even FP64 (+-Inf past its range)
   Matrix<float> fp32;   // each element rounded once to nearest-even FP32 (not via FP64)
-  // E - fp64 rounded to FP64 (0 where fp64 is not finite): fp64 + residual is E's double-double
-  // form, good for locating the worst element of a C (ozref.testing does).
+  // E - fp64 correctly rounded to FP64 (0 where fp64 is not finite): fp64 + residual is E's
+  // double-double form wherever |E| is above about 2^-969; below it the residual underflows
+  // (partly or wholly) into FP64's subnormal range. check() and the metrics do not use this
+  // field: they measure against an 80-bit residual that keeps 64 bits at every magnitude.
   Matrix<double> residual;
 };
 

@@ -37,11 +37,18 @@ def exact(A, B, *, dtype="float64", threads: int = 0) -> _np.ndarray:
     return fp64 if wanted == _np.float64 else fp32
 
 
-def check(A, B, C, *, threads: int = 0) -> dict:
-    """C against the exact product of A and B: the metrics `ozref check --json` prints (a float64 C
-    against the product rounded to FP64, a float32 C against it rounded to FP32)."""
+def check(A, B, C, *, threads: int = 0, at_least: Optional[float] = None, metric: str = "maxnorm") -> dict:
+    """C against the exact product of A and B: the report `ozref check --json` prints (a float64 C
+    against the product rounded to FP64, a float32 C against it rounded to FP32). With `at_least`,
+    as `--at-least BITS --metric METRIC`: the report's "gate" holds the verdict (passed, bits,
+    message)."""
+    if at_least is not None and (isinstance(at_least, bool) or not isinstance(at_least, (int, float, _np.integer, _np.floating))):
+        raise InputError(f"at_least: {_args._shown(at_least)} is not a number")
+    if not isinstance(metric, str) or metric not in ("maxnorm", "elementwise"):
+        raise InputError(f"metric: expected maxnorm or elementwise, got {_args._shown(metric)}")
     return _json.loads(_ozref.check(_host_array(A, "argument A"), _host_array(B, "argument B"),
-                                    _host_array(C, "argument C"), _args.threads(threads)))
+                                    _host_array(C, "argument C"), _args.threads(threads),
+                                    None if at_least is None else float(at_least), metric))
 
 
 def _mantissa_bits(value):

@@ -14,7 +14,7 @@ class StageReport:
 
     name: str
     checked: bool
-    verified: bool
+    verified: Optional[bool]            # None where the stage has no contract to check (scale)
     violations: int
     first_violation: str
     notes: List[str]

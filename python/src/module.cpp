@@ -43,10 +43,13 @@ py::tuple exact(const Array& a, const Array& b, int threads) {
   return py::make_tuple(to_numpy(std::move(e.fp64)), to_numpy(std::move(e.fp32)), to_numpy(std::move(e.residual)), e.k);
 }
 
-std::string check(const Array& a, const Array& b, const Array& c, int threads) {
+// The report as JSON; with a floor (at_least not None) it holds the gate's verdict under "gate".
+std::string check(const Array& a, const Array& b, const Array& c, int threads, std::optional<double> at_least, const std::string& metric) {
   const api::ArrayRef ra = array_ref(a, "argument A"), rb = array_ref(b, "argument B"), rc = array_ref(c, "argument C");
+  std::optional<api::AccuracyFloor> floor;
+  if (at_least) floor = api::AccuracyFloor{*at_least, metric};
   py::gil_scoped_release unlocked;
-  return api::check(ra, rb, rc, threads).json;
+  return api::check(ra, rb, rc, threads, floor).json;
 }
 
 py::tuple run(const std::string& scheme, const Array& a, const Array& b, const api::RunOptions& options) {

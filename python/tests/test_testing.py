@@ -38,11 +38,12 @@ def test_a_truncated_emulation_fails_with_a_readable_message(rng):
     with pytest.raises(AssertionError) as e:
         assert_correct_bits(C, A, B, at_least=50)
     message = str(e.value)
-    assert f"{bits:.2f} correct bits (maxnorm), fewer than the 50 asked for (40x30 product, k = 300)" in message
+    assert f"failed: {bits:.2f} correct bits (maxnorm), {50 - bits:.2f} fewer than the 50 asked for" in message
+    assert "(40x30 product, k = 300;" in message
     # The element it names is the one with the largest error.
     E = ozref.exact(A, B)
     i, j = np.unravel_index(np.argmax(np.abs(C - E)), C.shape)
-    assert f"worst element C[{i}, {j}] = {C[i, j]!r} where the exact product is {E[i, j]!r}" in message
+    assert f"worst element C[{i}, {j}] = {C[i, j]!r} where the exact product rounds to {E[i, j]!r}" in message
 
 
 def test_one_planted_error_is_the_element_named(rng):
@@ -54,7 +55,7 @@ def test_one_planted_error_is_the_element_named(rng):
     assert 29 < correct_bits(C, A, B, metric="elementwise") < 31
     C[5, 5] = np.nan
     assert correct_bits(C, A, B) == float("-inf")
-    with pytest.raises(AssertionError, match=r"worst element C\[5, 5\] = nan .*non-finite mismatch"):
+    with pytest.raises(AssertionError, match=r"no correct bits .*first at C\[5, 5\] = nan .*NaN mismatch"):
         assert_correct_bits(C, A, B, at_least=1)
 
 
@@ -71,3 +72,37 @@ def test_bad_arguments():
         correct_bits(np.ones((1, 1)), np.ones((1, 1)), np.ones((1, 1)), metric="median")
     with pytest.raises(ozref.InputError, match="shapes do not agree"):
         assert_correct_bits(np.ones((2, 2)), np.ones((2, 3)), np.ones((2, 2)))
+
+
+def test_products_below_fp64s_normal_range_are_measured_against_the_exact_value():
+    # E = 1.43 * 2^-1074 rounds to C = 2^-1074, which is still 0.43 units of 2^-1074 from E: 1.7
+    # correct bits, from the exact rationals (fractions.Fraction), not "exact".
+    from fractions import Fraction
+    import math
+    A, B = np.array([[np.ldexp(1.1, -537)]]), np.array([[np.ldexp(1.3, -537)]])
+    C = np.array([[np.ldexp(1.0, -1074)]])
+    E = Fraction(A[0, 0]) * Fraction(B[0, 0])
+    err = abs(Fraction(C[0, 0]) - E)
+    def log2(q):  # of a Fraction, through its integers (as floats these underflow to 0)
+        return math.log2(q.numerator) - math.log2(q.denominator)
+    want = log2(E) - log2(err)
+    assert abs(want - 1.73) < 0.01
+    assert correct_bits(C, A, B) == pytest.approx(want, abs=1e-9)
+    assert correct_bits(C, A, B, metric="elementwise") == pytest.approx(want, abs=1e-9)
+    with pytest.raises(AssertionError, match=r"1\.73 correct bits .*worst element C\[0, 0\] = 5e-324"):
+        assert_correct_bits(C, A, B, at_least=50)
+    report = ozref.check(A, B, C)
+    assert report["bit_identical"] == 1 and report["erring_elements"] == 1
+
+
+def test_the_gate_in_the_report(rng):
+    A, B = operands(rng, 6, 20, 5)
+    C = ozref.exact(A, B)
+    C[2, 4] = -C[2, 4]
+    report = ozref.check(A, B, C, at_least=30, metric="elementwise")
+    assert report["gate"]["passed"] is False and report["gate"]["metric"] == "elementwise"
+    assert report["worst_elementwise"]["row"] == 2 and report["worst_elementwise"]["col"] == 4
+    assert report["gate"]["bits"] == pytest.approx(-1.0, abs=1e-9)  # |(-E) - E| / |E| = 2
+    assert ozref.check(A, B, ozref.exact(A, B), at_least=52)["gate"]["passed"] is True
+    with pytest.raises(ozref.InputError, match="metric"):
+        ozref.check(A, B, C, at_least=30, metric="median")

@@ -18,20 +18,20 @@ void require_c_matching(const std::vector<size_t>& shape, DType dtype, size_t m,
 
 const char* c_precision_of(DType dtype) { return dtype == DType::F8 ? "fp64" : "fp32"; }
 
-MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string& c_name, int threads) {
+MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string& c_name, int threads, PartPlace place) {
   const PhaseTimer timer(Phase::Measure);
   const ThreadScope scope(threads);  // measure_sums runs on OpenMP's threads
-  if (c.dtype == DType::F8) return measure_sums(matrix_from_npy(c, c_name).data, e);
+  if (c.dtype == DType::F8) return measure_sums(matrix_from_npy(c, c_name).data, e, place);
   std::vector<float> cf(c.elements());
   // std::copy, not memcpy: an empty C's data() may be null, which memcpy must not be given
   std::copy(c.data.begin(), c.data.end(), reinterpret_cast<uint8_t*>(cf.data()));
-  return measure_sums(cf, e);
+  return measure_sums(cf, e, place);
 }
 
 CheckOutcome check_product(const Operands& ops, const NpyArray& c, const std::string& c_name, int threads) {
   require_c_matching(c.shape, c.dtype, ops.a.rows, ops.b.cols, c_name);
   const ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = threads});
-  return {.metrics = finish_metrics(measure_c(c, e, c_name, threads)), .m = e.rows, .n = e.cols, .k = e.depth, .c_precision = c_precision_of(c.dtype)};
+  return {.metrics = finish_metrics(measure_c(c, e, c_name, threads)), .m = e.rows, .n = e.cols, .k = e.depth, .c_precision = c_precision_of(c.dtype), .gate = std::nullopt};
 }
 
 }  // namespace ozref

@@ -3,6 +3,9 @@
 #pragma once
 #include <string>
 
+#include <optional>
+
+#include "api/accuracy_gate.hpp"
 #include "api/operands.hpp"
 #include "exact/metrics.hpp"
 #include "io/npy.hpp"
@@ -13,13 +16,14 @@ struct CheckOutcome {
   AccuracyMetrics metrics{};
   size_t m = 0, n = 0, k = 0;
   const char* c_precision = "fp64";  // "fp64" for an f8 C, "fp32" for an f4 C
+  std::optional<AccuracyGate> gate = std::nullopt;  // the floor asked for, if any (its verdict: judge(metrics, *gate))
 };
 
 // InputError naming `c_name` when C (its shape and dtype) is not m x n, or not f8 or f4.
 void require_c_matching(const std::vector<size_t>& shape, DType dtype, size_t m, size_t n, const std::string& c_name);
 const char* c_precision_of(DType dtype);  // "fp64" for f8, "fp32" for f4
 // The sums of C (a 2-D f8 or f4 array, all of it or one block) against the same part of the exact product.
-MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string& c_name, int threads);
+MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string& c_name, int threads, PartPlace place = {});
 
 // InputError naming `c_name` when C is not m x n, or not f8 or f4.
 CheckOutcome check_product(const Operands& ops, const NpyArray& c, const std::string& c_name, int threads);

@@ -6,9 +6,10 @@
 
 namespace ozref::api {
 namespace {
-template <typename T>
-std::vector<T> as_vector(const Buffer<T>& b) {
-  return std::vector<T>(b.begin(), b.end());
+// The elements converted to To (the residual: from 80 bits to FP64, one correct rounding).
+template <typename To, typename T>
+std::vector<To> as_vector(const Buffer<T>& b) {
+  return std::vector<To>(b.begin(), b.end());
 }
 }  // namespace
 
@@ -16,8 +17,8 @@ ExactProduct exact(const ArrayRef& a, const ArrayRef& b, int threads) {
   require_threads(threads);
   const Operands ops = operands_of(a, b);
   const ozref::ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = threads});
-  return {.m = e.rows, .n = e.cols, .k = e.depth, .fp64 = {e.rows, e.cols, as_vector(e.nearest)},
-          .fp32 = {e.rows, e.cols, as_vector(e.nearest_fp32)}, .residual = {e.rows, e.cols, as_vector(e.residual)}};
+  return {.m = e.rows, .n = e.cols, .k = e.depth, .fp64 = {e.rows, e.cols, as_vector<double>(e.nearest)},
+          .fp32 = {e.rows, e.cols, as_vector<float>(e.nearest_fp32)}, .residual = {e.rows, e.cols, as_vector<double>(e.residual)}};
 }
 
 }  // namespace ozref::api

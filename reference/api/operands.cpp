@@ -9,7 +9,9 @@ namespace {
 std::string shape_text(size_t rows, size_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 }  // namespace
 
-double exact_product_bytes(size_t rows, size_t cols) { return double(rows) * double(cols) * (8 + 8 + 1 + 4); }
+double exact_product_bytes(size_t rows, size_t cols) {
+  return double(rows) * double(cols) * double(sizeof(double) + sizeof(long double) + sizeof(uint8_t) + sizeof(float));  // ExactProduct
+}
 
 void require_agreeing_shapes(size_t m, size_t k, const std::string& a_name, size_t b_rows, size_t n, const std::string& b_name) {
   if (k != b_rows)

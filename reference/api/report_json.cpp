@@ -5,6 +5,24 @@
 namespace ozref {
 namespace {
 nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+nlohmann::json worst_json(const WorstElement& w) {
+  if (!w.present) return nullptr;
+  return {{"row", w.row},         {"col", w.col},       {"c", w.c},
+          {"rounded", w.rounded}, {"error_log2", w.error_log2}, {"ulps", finite_or_null(w.ulps)},
+          {"correct_bits", finite_or_null(w.correct_bits)}};
+}
+
+nlohmann::json special_json(const SpecialMismatch& s) {
+  if (s.kind == SpecialMismatch::Kind::None) return nullptr;
+  // Either may be a NaN or an infinity, which JSON numbers cannot hold: those as the strings
+  // Python's json module reads as floats ("NaN", "Infinity", "-Infinity").
+  auto text = [](double v) {
+    if (std::isfinite(v)) return nlohmann::json(v);
+    return nlohmann::json(std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+  };
+  return {{"kind", special_mismatch_name(s.kind)}, {"row", s.row}, {"col", s.col}, {"c", text(s.c)}, {"rounded", text(s.rounded)}};
+}
 }  // namespace
 
 nlohmann::json metrics_json(const AccuracyMetrics& m) {
@@ -20,13 +38,16 @@ nlohmann::json metrics_json(const AccuracyMetrics& m) {
       {"zero_reference_mismatches", m.zero_reference_mismatches},
       {"nan_mismatches", m.nan_mismatches},
       {"infinity_mismatches", m.infinity_mismatches},
+      {"worst_maxnorm", worst_json(m.worst_maxnorm)},
+      {"worst_elementwise", worst_json(m.worst_elementwise)},
+      {"first_special_mismatch", special_json(m.first_special_mismatch)},
   };
 }
 
 nlohmann::json stages_json(const schemes::SchemeResult& r, bool with_subject) {
   nlohmann::json stages = nlohmann::json::array();
   for (const auto& s : r.stages) {
-    nlohmann::json j = {{"name", s.name},           {"checked", s.checked},           {"verified", s.verified()},
+    nlohmann::json j = {{"name", s.name},           {"checked", s.checked},           {"verified", s.checked ? nlohmann::json(s.verified()) : nlohmann::json(nullptr)},
                         {"violations", s.violations}, {"first_violation", s.first_violation}, {"notes", s.notes},
                         {"seconds", s.seconds},     {"verify_seconds", s.verify_seconds}};
     if (with_subject) {
@@ -49,6 +70,7 @@ nlohmann::json check_json(const CheckOutcome& r) {
   j["n"] = r.n;
   j["k"] = r.k;
   j["c_precision"] = r.c_precision;
+  if (r.gate) j["gate"] = gate_json(*r.gate, judge(r.metrics, *r.gate));
   return j;
 }
 

@@ -41,6 +41,14 @@ void print_metrics(std::ostream& out, const std::string& title, const AccuracyMe
       << m.zero_reference_mismatches << ")\n"
       << "  NaN / Inf mismatches          " << m.nan_mismatches << " / " << m.infinity_mismatches
       << "\n";
+  const WorstElement& w = m.worst_maxnorm;
+  if (w.present)
+    out << "  largest error at              C[" << w.row << ", " << w.col << "] = " << fixed(w.c, "%.17g") << ", round(E) = "
+        << fixed(w.rounded, "%.17g") << ", |C - E| = 2^" << fixed(w.error_log2, "%.2f") << "\n";
+  const SpecialMismatch& s = m.first_special_mismatch;
+  if (s.kind != SpecialMismatch::Kind::None)
+    out << "  first special mismatch at     C[" << s.row << ", " << s.col << "] = " << fixed(s.c, "%.17g") << ", round(E) = "
+        << fixed(s.rounded, "%.17g") << " (" << special_mismatch_name(s.kind) << ")\n";
 }
 
 }  // namespace ozref::cli

@@ -1,4 +1,5 @@
-// ozref check --a A.npy --b B.npy --c C.npy [--json]: how close C is to the exact product.
+// ozref check --a A.npy --b B.npy --c C.npy [--json] [--at-least BITS [--metric M]]: how close C
+// is to the exact product, and, with a floor, whether it is close enough (exit 1 when not).
 // An f8 C is compared with the product rounded to FP64, an f4 C with it rounded to FP32.
 #include <optional>
 
@@ -35,16 +36,20 @@ CheckOutcome checked(const CheckArgs& args) {
 }  // namespace
 
 int run_check(const CheckArgs& args, std::ostream& out) {
-  const CheckOutcome r = checked(args);
+  std::optional<AccuracyGate> gate;
+  if (args.at_least) gate = AccuracyGate{gate_metric_named(args.metric, "--metric"), *args.at_least};
+  CheckOutcome r = checked(args);
+  r.gate = gate;
   if (args.json) {
     out << json_text(check_json(r)) << "\n";
   } else {
     out << "C = " << args.c << " (" << r.c_precision << ") against the exact product of " << args.a << " and " << args.b
         << ", m = " << r.m << ", n = " << r.n << ", k = " << r.k << "\n";
     print_metrics(out, "accuracy", r.metrics);
+    if (gate) out << "gate (--at-least " << *args.at_least << ") " << judge(r.metrics, *gate).message << "\n";
   }
   if (args.timings) print_timings();
-  return 0;
+  return gate && !judge(r.metrics, *gate).passed ? 1 : 0;
 }
 
 void add_check(CLI::App& app, Action& action) {
@@ -55,6 +60,10 @@ void add_check(CLI::App& app, Action& action) {
   verb->add_option("--c", args->c, "C, the m x n result to check (.npy, f8 or f4)")->required();
   verb->add_flag("--json", args->json, "one JSON object on standard output");
   add_threads_option(verb, args->threads);
+  verb->add_option("--at-least", args->at_least, "a CI gate: exit 1 when C has fewer correct bits than this (by --metric)")
+      ->check(finite_in(-4000, 4000));
+  verb->add_option("--metric", args->metric, "the gate's figure: maxnorm (the default) or elementwise")
+      ->check(CLI::IsMember({"maxnorm", "elementwise"}));
   verb->add_flag("--timings", args->timings, "where the time went, phase by phase, on standard error (under MPI: over the ranks)");
   verb->callback([args, &action] { action = [args](std::ostream& out) { return run_check(*args, out); }; });
 }

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct CheckArgs {
   bool json = false;
   int threads = 0;
   bool timings = false;
+  std::optional<double> at_least = std::nullopt;  // --at-least BITS: exit 1 below it
+  std::string metric = "maxnorm";
 };
 int run_check(const CheckArgs& args, std::ostream& out);
 void add_check(CLI::App& app, Action& action);

@@ -104,6 +104,17 @@ template <typename T>
   return r;
 }
 
+// v, plus `sticky` below its last bit, in the x87 80-bit format rounded to odd: its 64-bit
+// significand with the sticky bit folded into the last bit. The relative error is below 2^-63 at
+// every magnitude (the format's exponent reaches 2^-16445, far below any residual of a product of
+// FP64 values), and rounding the result once more to FP64, subnormal or not, gives v's correctly
+// rounded FP64 value (round-to-odd at 64 bits, then nearest at 53 or fewer).
+long double rounded_to_odd(const ExactValue& v, bool sticky) {
+  static_assert(std::numeric_limits<long double>::digits == 64, "the residual needs the x87 80-bit format");
+  const long double magnitude = std::ldexp(static_cast<long double>(v.significand | uint64_t{sticky}), v.exponent);
+  return v.negative ? -magnitude : magnitude;
+}
+
 // The top 128 bits of a magnitude (its leading bit at bit 127): magnitude = window * 2^lsb plus,
 // when `below`, a positive amount under 2^lsb (lsb counted from the magnitude's bit 0).
 struct Window {
@@ -135,9 +146,10 @@ Window window_of(std::span<const uint64_t> magnitude, size_t top) {
 // |E| - |nearest| from the window alone, where that decides its rounding: E's magnitude is
 // window * 2^lsb plus something in [0, 2^lsb) (nonzero when `below`), and `rounded`, its FP64
 // nearest (normal: 53 bits), a multiple of 2^(lsb + 75); so the difference is d * 2^lsb plus that,
-// |d| <= 2^75. When |d| >= 2^55 the part below only acts as the sticky bit of d (or of |d| - 1
-// when d is negative). Returns false where the multi-word residual is needed.
-bool window_residual(const Window& w, int base, bool negative, double rounded, double& residual, bool& exact) {
+// |d| <= 2^75. When |d| >= 2^64 the part below lies under the residual's 64 bits and only acts as
+// the sticky bit of d (or of |d| - 1 when d is negative); with nothing below, any d is exact.
+// Returns false where the multi-word residual is needed.
+bool window_residual(const Window& w, int base, bool negative, double rounded, long double& residual, bool& exact) {
   const uint64_t bits = std::bit_cast<uint64_t>(rounded) & ~(uint64_t{1} << 63);
   const long field = long(bits >> 52);
   const long shift = field - 1075 - (base + w.lsb);  // nearest's last bit in window units
@@ -145,7 +157,7 @@ bool window_residual(const Window& w, int base, bool negative, double rounded, d
   const u128 sig = u128((bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52)) << shift;  // 2^128 wraps to 0
   const __int128 d = static_cast<__int128>(w.bits - sig);                                  // |d| <= 2^75
   const u128 mag = d < 0 ? u128(-d) - u128{w.below} : u128(d);
-  if (mag >> 55 == 0) return false;
+  if (mag == 0 || (w.below && mag >> 64 == 0)) return false;
   const int width = 128 - (uint64_t(mag >> 64) ? std::countl_zero(uint64_t(mag >> 64)) : 64 + std::countl_zero(uint64_t(mag)));
   ExactValue rest;
   rest.cls = FloatClass::Normal;
@@ -154,10 +166,8 @@ bool window_residual(const Window& w, int base, bool negative, double rounded, d
   rest.significand = width > 64 ? uint64_t(mag >> (width - 64)) : uint64_t(mag) << (64 - width);
   rest.exponent = base + int(w.lsb) + width - 64;
   const bool sticky = w.below || (width > 64 && (mag & ((u128{1} << (width - 64)) - 1)) != 0);
-  static const FormatSpec& f64 = format_spec(FormatId::FP64);
-  const EncodeResult r = nearest<double>(f64, rest, sticky);
-  residual = std::bit_cast<double>(r.bits);
-  exact = !r.inexact;
+  residual = rounded_to_odd(rest, sticky);
+  exact = !sticky;
   return true;
 }
 
@@ -204,9 +214,8 @@ void finalize(bool negative, std::span<const uint64_t> magnitude, int base, std:
   if (below) negate(scratch);
   bool rest_sticky = false;
   const ExactValue rest = leading_bits(below != negative, scratch, base, rest_sticky);
-  const EncodeResult rr = nearest<double>(f64, rest, rest_sticky);
-  out.residual[idx] = std::bit_cast<double>(rr.bits);
-  out.residual_exact[idx] = !rr.inexact;
+  out.residual[idx] = rounded_to_odd(rest, rest_sticky);
+  out.residual_exact[idx] = !rest_sticky;
 }
 
 // The same for a two's-complement accumulator (value acc * 2^base). Destroys acc.

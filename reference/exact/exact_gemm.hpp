@@ -22,7 +22,10 @@ struct ExactProduct {
   size_t rows = 0, cols = 0, depth = 0;
   Buffer<double> nearest;         // the exact element rounded to FP64, nearest-even (+-Inf past
                                   // the FP64 range; NaN by the IEEE rules in exact/specials.hpp)
-  Buffer<double> residual;        // the exact E - nearest rounded to FP64 (0 if nearest is not finite)
+  // E - nearest in the x87 80-bit format, rounded to odd (0 if nearest is not finite): relative
+  // error below 2^-63 at every magnitude, FP64's subnormal range included, where an FP64 residual
+  // would underflow; rounded to FP64 it gives E - nearest correctly rounded.
+  Buffer<long double> residual;
   Buffer<uint8_t> residual_exact;  // 1 when E == nearest + residual exactly
   Buffer<float> nearest_fp32;      // the exact element rounded once to FP32, nearest-even
   int moduli = 0;                       // residue GEMMs of the modular path (0 when the direct path ran)

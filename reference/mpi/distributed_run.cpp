@@ -60,7 +60,7 @@ SchemeRun run_distributed(const SchemeRunRequest& request, const std::string& a_
   on_every_rank([&] {
     const ExactProduct e = exact_gemm(part.ops.a, part.ops.b, {.threads = request.threads});
     const ThreadScope scope(request.threads);  // measure_sums runs on OpenMP's threads
-    sums = measure_sums(mine.c.data, e);
+    sums = measure_sums(mine.c.data, e, place_of(part));
   });
   run.result.accuracy = merged_metrics(sums);
   run.result.stages = merged_reports(mine.stages);

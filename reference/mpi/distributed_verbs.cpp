@@ -41,10 +41,10 @@ CheckOutcome check_distributed(const std::string& a_path, const std::string& b_p
     c_block = c.read_block(part.block.rows.begin, part.block.rows.end, part.block.cols.begin, part.block.cols.end);
   });
   MetricSums sums;
-  on_every_rank([&] { sums = measure_c(c_block, exact_gemm(part.ops.a, part.ops.b, {.threads = threads}), c_path, threads); });
+  on_every_rank([&] { sums = measure_c(c_block, exact_gemm(part.ops.a, part.ops.b, {.threads = threads}), c_path, threads, place_of(part)); });
   report_reads(part, c_block.data.size());
   return {.metrics = merged_metrics(sums), .m = part.files.m, .n = part.files.n, .k = part.files.k,
-          .c_precision = c_precision_of(c_block.dtype)};
+          .c_precision = c_precision_of(c_block.dtype), .gate = std::nullopt};
 }
 
 }  // namespace ozref::mpi

@@ -161,7 +161,7 @@ TraceVerification verify_trace_distributed(const TraceVerificationRequest& reque
                                 .measure_accuracy = false, .block = &frame});
   });
   MetricSums sums;
-  on_every_rank([&] { sums = measure_sums(mine.c.data, exact_gemm(part.ops.a, part.ops.b, {.threads = request.threads})); });
+  on_every_rank([&] { sums = measure_sums(mine.c.data, exact_gemm(part.ops.a, part.ops.b, {.threads = request.threads}), place_of(part)); });
   v.result.accuracy = merged_metrics(sums);
   v.result.stages = merged_reports(mine.stages);
   write_first_reproducers(mine.stages, v.result.stages, reproducers);

@@ -38,9 +38,10 @@ TEST_CASE("cli: exact writes the correctly rounded product, and check finds it b
   const auto j = nlohmann::json::parse(json.str());
   for (const char* key : {"m", "n", "k", "c_precision", "elements", "bit_identical", "compared_elements", "erring_elements",
                           "correct_bits_maxnorm", "correct_bits_elementwise_min", "max_ulp_error", "zero_reference_elements",
-                          "zero_reference_mismatches", "nan_mismatches", "infinity_mismatches"})
+                          "zero_reference_mismatches", "nan_mismatches", "infinity_mismatches", "worst_maxnorm", "worst_elementwise",
+                          "first_special_mismatch"})
     REQUIRE(j.contains(key));
-  CHECK(j.size() == 15);
+  CHECK(j.size() == 18);
   CHECK(j["m"] == 6);
   CHECK(j["k"] == 9);
   CHECK(j["bit_identical"] == 30);
@@ -154,7 +155,8 @@ TEST_CASE("cli: check's JSON keys keep their types from run to run (numbers or n
   std::vector<nlohmann::json> runs = {check_json(ws, {3.0}), check_json(ws, {std::nextafter(3.0, 4.0)}), check_json(ws, {-1e300}),
                                       check_json(ws, {-inf}), check_json(ws, {inf}, true)};
   const std::set<std::string> nullable = {"correct_bits_maxnorm", "correct_bits_elementwise_min", "max_ulp_error"};
-  std::set<std::string> seen_null, seen_number;
+  const std::set<std::string> places = {"worst_maxnorm", "worst_elementwise", "first_special_mismatch"};  // object or null
+  std::set<std::string> seen_null, seen_number, seen_object;
   for (const auto& [key, first] : runs[0].items())
     for (const nlohmann::json& run : runs) {
       INFO(key << " in " << run.dump());
@@ -164,11 +166,53 @@ TEST_CASE("cli: check's JSON keys keep their types from run to run (numbers or n
       if (nullable.count(key)) {
         CHECK((v.is_null() || v.is_number()));
         (v.is_null() ? seen_null : seen_number).insert(key);
+      } else if (places.count(key)) {
+        CHECK((v.is_null() || v.is_object()));
+        if (v.is_object()) seen_object.insert(key);
       } else {
         CHECK(v.type() == first.type());
       }
     }
   CHECK(seen_null == nullable);  // the runs above do reach both forms of each nullable key
   CHECK(seen_number == nullable);
+  CHECK(seen_object == places);
   CHECK(runs[1]["correct_bits_maxnorm"].get<double>() == Approx(51.0 + std::log2(3.0)).margin(1e-9));  // error 2^-51 against 3
+}
+
+TEST_CASE("cli: check --at-least is a gate: exit 1 below the floor, saying by how much and where", "[cli]") {
+  Workspace ws;
+  check_json(ws, {std::nextafter(3.0, 4.0)});  // one ulp above E = 3: 51 + log2(3) = 52.58 bits
+  const std::vector<std::string> base = {"check", "--a", ws.path("a.npy"), "--b", ws.path("b.npy"), "--c", ws.path("c.npy")};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::run_ozref(args);
+  };
+  const test::CommandResult pass = with({"--at-least", "52"});
+  INFO(pass.out << pass.err);
+  CHECK(pass.code == 0);
+  CHECK(pass.out.find("gate (--at-least 52) passed: 52.58 correct bits (maxnorm), at least the 52 asked for") != std::string::npos);
+  const test::CommandResult fail = with({"--at-least", "53", "--metric", "elementwise"});
+  INFO(fail.out << fail.err);
+  CHECK(fail.code == 1);
+  CHECK(fail.out.find("failed: 52.58 correct bits (elementwise), 0.42 fewer than the 53 asked for; worst element C[0, 0] = "
+                      "3.0000000000000004 where the exact product rounds to 3: |C - E| = 2^-51.00 (1 ulps, 52.58 correct bits there)") !=
+        std::string::npos);
+  const test::CommandResult json = with({"--at-least", "53", "--json"});
+  CHECK(json.code == 1);
+  const nlohmann::json gate = nlohmann::json::parse(json.out)["gate"];
+  CHECK(gate["passed"] == false);
+  CHECK(gate["metric"] == "maxnorm");
+  CHECK(gate["bits"].get<double>() == Approx(51.0 + std::log2(3.0)).margin(1e-9));
+  CHECK(with({"--at-least", "53", "--metric", "median"}).code == 2);
+  CHECK(with({"--at-least", "nan"}).code == 2);
+  // A NaN where E is finite fails every floor, and the gate names it.
+  check_json(ws, {std::nan("")});
+  const test::CommandResult nan = with({"--at-least", "-1000"});
+  CHECK(nan.code == 1);
+  CHECK(nan.out.find("failed: no correct bits (maxnorm) where -1000 were asked for; first at C[0, 0] = nan where the exact product "
+                     "rounds to 3 (NaN mismatch; 1 NaN, 0 infinity and 0 zero-reference mismatches in all)") != std::string::npos);
+  // An exact C passes any floor.
+  check_json(ws, {3.0});
+  CHECK(with({"--at-least", "4000"}).code == 0);
 }

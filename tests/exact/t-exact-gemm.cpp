@@ -24,11 +24,31 @@ bool same_value(float got, float expect) {
   if (std::isnan(expect)) return std::isnan(got);
   return std::bit_cast<uint32_t>(got) == std::bit_cast<uint32_t>(expect);
 }
+// The 80-bit residuals: equal values of equal sign (their 16-byte storage has padding bytes).
+bool same_value(long double got, long double expect) {
+  if (std::isnan(expect)) return std::isnan(got);
+  return got == expect && std::signbit(got) == std::signbit(expect);
+}
 
 mpq_class exact(double x) {
   mpq_class q;
   mpq_set_d(q.get_mpq_t(), x);
   return q;
+}
+
+// Whether r (an 80-bit value, significand S times 2^e with S < 2^64) is x rounded to odd at 64
+// bits, and `exact` says whether it equals x: when inexact, S is odd, has all 64 bits, and lies
+// within one unit 2^e of x on x's side of zero (the one such odd multiple).
+bool is_rounded_to_odd(long double r, const mpq_class& x, bool exact) {
+  int e = 0;
+  const long double fraction = std::frexp(r, &e);  // r = fraction * 2^e, fraction in [0.5, 1)
+  const uint64_t s = static_cast<uint64_t>(std::fabs(std::ldexp(fraction, 64)));
+  mpq_class value(mpz_class(std::to_string(s)));
+  value *= oracle::pow2(e - 64);
+  if (r < 0) value = -value;
+  if (exact) return value == x;
+  const mpq_class distance = abs(x - value);
+  return (s & 1) && (s >> 63) && distance < oracle::pow2(e - 64) && sgn(x) == sgn(value);
 }
 
 // Checks every element of the fast product against the oracle: FP64 and FP32 rounding, and the
@@ -49,10 +69,9 @@ void check_against_oracle(const Matrix<double>& a, const Matrix<double>& b, Case
         const mpq_class rest = r.value - exact(e.nearest[i]);
         oracle::ExactElement rest_element;
         rest_element.value = rest;
-        // An exact zero rest may come as either zero; a nonzero one that rounds to zero keeps its sign.
-        if (rest == 0) REQUIRE(e.residual[i] == 0.0);
-        else REQUIRE(same_value(e.residual[i], oracle::to_double(rest_element)));
-        REQUIRE(static_cast<bool>(e.residual_exact[i]) == (exact(e.residual[i]) == rest));
+        if (rest == 0) REQUIRE(e.residual[i] == 0.0L);
+        else REQUIRE(same_value(static_cast<double>(e.residual[i]), oracle::to_double(rest_element)));
+        REQUIRE(is_rounded_to_odd(e.residual[i], rest, e.residual_exact[i]));
       }
       ++cases;
     }
@@ -256,14 +275,15 @@ TEST_CASE("exact gemm: hostile data in shapes that are multiples of nothing", "[
 
 TEST_CASE("exact gemm: residuals at the edge of what the top 128 bits decide", "[exact]") {
   // E = 1 + s 2^-e + tail: the residual is s 2^-e + tail, |d| = 2^(127 - e) in units of the
-  // 128-bit window's last bit, on both sides of the 2^55 where the multi-word difference takes
-  // over (e = 72), with a tail inside the window, below it, or none.
+  // 128-bit window's last bit, on both sides of the 2^64 below which bits under the window would
+  // fall inside the residual's 64 (e = 63), and of the 2^55 where FP64's rounding alone would need
+  // them (e = 72), with a tail inside the window, below it, or none.
   CaseCount cases("elements (window residuals)");
   const std::vector<double> tails = {0.0, 0x1p-110, -0x1p-110, 0x1p-140, -0x1p-140};
-  Matrix<double> a(2 * 6 * tails.size(), 3), b(3, 2, 1.0);
+  Matrix<double> a(2 * 16 * tails.size(), 3), b(3, 2, 1.0);
   b(2, 1) = -1.0;  // the second column negates the tail
   size_t row = 0;
-  for (int e = 70; e <= 75; ++e)
+  for (int e = 60; e <= 75; ++e)
     for (double s : {1.0, -1.0})
       for (double tail : tails) {
         a(row, 0) = 1.0;

@@ -129,7 +129,8 @@ TEST_CASE("verify-trace: every scheme's own trace verifies at every stage", "[tr
       CHECK(st["present"] == true);
       CHECK(st["compared"] == (s.stages[i]->kind() == StageKind::Function));
       CHECK(st["identical"] == true);
-      CHECK(st["verified"] == s.stages[i]->has_contract());
+      // a stage without a contract (the scale shifts) is not checked: verified is null, not false
+      CHECK(st["verified"] == (s.stages[i]->has_contract() ? nlohmann::json(true) : nlohmann::json(nullptr)));
       ++stages;
     }
   }
