@@ -1,5 +1,5 @@
 // mma_probe: runs the tensor-core instructions of sm_90 on the GPU over targeted probes and random
-// sweeps, and writes one MMA trace record (DESIGN.md's JSON Lines) per output element.
+// sweeps, and writes one MMA trace record (docs/architecture.md's JSON Lines) per output element.
 // Usage: mma_probe OUT_DIR [seed]. One file per instruction: OUT_DIR/<short name>.jsonl, and
 // OUT_DIR/bf16_overflow.jsonl: bf16 mma.sync with products and sums beyond FP32's range.
 // Self-contained on purpose (CUDA runtime and libstdc++ only) so that it runs on a bare GPU host.

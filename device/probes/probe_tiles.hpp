@@ -1,6 +1,7 @@
 // Host side of the probe programs, plain C++ (the tests build the probes' case tables too): the
 // tiles of one instruction (operand bytes, block scales, C, a tag per tile), element encodings
-// by format, and the writer of one MMA trace record per output element (DESIGN.md's JSON Lines).
+// by format, and the writer of one MMA trace record per output element (docs/architecture.md,
+// "MMA trace records").
 #pragma once
 #include <cstdint>
 #include <cstdio>

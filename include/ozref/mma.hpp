@@ -1,5 +1,5 @@
 // One tensor-core instruction on one output element, by its PTX op string, on bit patterns:
-// what `ozref mma-check` replays for each record (DESIGN.md, "MMA trace records").
+// what `ozref mma-check` replays for each record (docs/architecture.md, "MMA trace records").
 #pragma once
 #include <cstdint>
 #include <span>

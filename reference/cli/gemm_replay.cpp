@@ -1,23 +1,13 @@
 #include "cli/gemm_replay.hpp"
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/hex.hpp"
 #include "mma/execute.hpp"
 #include "schemes/pipeline/reproducer.hpp"
 
 namespace ozref::cli {
-namespace {
-
-std::string hex32(uint32_t v) {
-  char text[9];
-  std::snprintf(text, sizeof text, "%08x", v);
-  return text;
-}
-
-}  // namespace
-
 int run_gemm_replay(const std::string& dir, const std::string& arch_name, bool json, std::ostream& out) {
   const schemes::Reproducer r = schemes::read_reproducer(dir);
   const mma::InstructionSpec& spec = mma::instruction(mma::arch(arch_name), r.element.op);
@@ -34,17 +24,17 @@ int run_gemm_replay(const std::string& dir, const std::string& arch_name, bool j
   const bool same = c == r.subject;
   if (json) {
     nlohmann::json steps = nlohmann::json::array();
-    for (uint32_t v : chain) steps.push_back(hex32(v));
+    for (uint32_t v : chain) steps.push_back(to_hex32(v));
     out << nlohmann::json{{"reproducer", dir}, {"op", spec.op}, {"arch", arch_name}, {"stage", r.stage}, {"array", r.array},
-                          {"index", r.index}, {"steps", steps}, {"model", hex32(c)}, {"subject", hex32(r.subject)},
-                          {"cpu", hex32(r.cpu)}, {"subject_matches_model", same}}
+                          {"index", r.index}, {"steps", steps}, {"model", to_hex32(c)}, {"subject", to_hex32(r.subject)},
+                          {"cpu", to_hex32(r.cpu)}, {"subject_matches_model", same}}
                .dump()
         << "\n";
   } else {
     out << "GEMM reproducer " << dir << ": " << r.stage << "." << r.array << r.index << ", " << spec.op << " on " << arch_name << ", "
         << chain.size() << " instructions along K\n";
-    for (size_t i = 0; i < chain.size(); ++i) out << "  after instruction " << i << ": " << hex32(chain[i]) << "\n";
-    out << "  model " << hex32(c) << ", recorded cpu " << hex32(r.cpu) << ", subject " << hex32(r.subject) << ": "
+    for (size_t i = 0; i < chain.size(); ++i) out << "  after instruction " << i << ": " << to_hex32(chain[i]) << "\n";
+    out << "  model " << to_hex32(c) << ", recorded cpu " << to_hex32(r.cpu) << ", subject " << to_hex32(r.subject) << ": "
         << (same ? "the subject matches the model" : "the subject differs from the model") << "\n";
   }
   return same ? 0 : 1;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "common/hex.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
 #include "io/npy.hpp"
@@ -109,19 +110,13 @@ void dump(const std::string& dir, const mma::InstructionSpec& s, const MmaRun& r
   schemes::write_reproducer(dir + "/reproducers", "gemm", "d", "[" + std::to_string(i) + ", " + std::to_string(j) + "]", e, gpu, cpu, r.first);
 }
 
-std::string hex(uint32_t v) {
-  char text[9];
-  std::snprintf(text, sizeof text, "%08x", v);
-  return text;
-}
-
 void report(std::ostream& out, const LockstepArgs& args, const std::string& arch, const mma::OperandDistribution& d, const std::string& device,
             const mma::InstructionSpec& s, const MmaRun& r) {
   const char* inexact_means = s.kind == mma::Kind::Integer ? "exact sum outside INT32 (wrapped or clamped)" : "differ from the exact sum rounded once";
   nlohmann::json j = {{"op", s.op}, {"arch", arch}, {"m", r.m}, {"n", r.n}, {"k", r.k}, {"dist", to_string(d)}, {"seed", args.run.seed},
                       {"device", device}, {"outputs", r.gpu.size()}, {"mismatched", r.mismatched}, {"identical", r.mismatched == 0},
                       {"inexact", r.inexact}, {"inexact_means", inexact_means}};
-  if (r.mismatched) j["first_mismatch"] = {{"row", r.first / r.n}, {"col", r.first % r.n}, {"gpu", hex(r.gpu[r.first])}, {"cpu", hex(r.cpu[r.first])}};
+  if (r.mismatched) j["first_mismatch"] = {{"row", r.first / r.n}, {"col", r.first % r.n}, {"gpu", to_hex32(r.gpu[r.first])}, {"cpu", to_hex32(r.cpu[r.first])}};
   if (args.run.json) {
     out << json_text(j) << "\n";
     return;
@@ -131,7 +126,7 @@ void report(std::ostream& out, const LockstepArgs& args, const std::string& arch
       << "  outputs                 " << r.gpu.size() << "\n  bit-identical           " << r.gpu.size() - r.mismatched << "\n"
       << "  model not exact         " << r.inexact << " (" << inexact_means << ")\n";
   if (r.mismatched)
-    out << "  first difference        [" << r.first / r.n << ", " << r.first % r.n << "]: gpu " << hex(r.gpu[r.first]) << ", model " << hex(r.cpu[r.first])
+    out << "  first difference        [" << r.first / r.n << ", " << r.first % r.n << "]: gpu " << to_hex32(r.gpu[r.first]) << ", model " << to_hex32(r.cpu[r.first])
         << "\n";
   out << "\n  every output bit-identical: " << (r.mismatched == 0 ? "yes" : "NO") << "\n";
 }

@@ -53,10 +53,6 @@ std::string to_hex(const std::vector<uint8_t>& bytes) {
   return s;
 }
 
-std::string to_hex32(uint32_t v) {
-  return to_hex({uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)});
-}
-
 MmaRecord parse_mma_record(const std::string& line, const std::string& where) {
   nlohmann::json j;
   try {

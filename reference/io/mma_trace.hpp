@@ -1,4 +1,4 @@
-// MMA trace records (DESIGN.md): JSON Lines, optionally gzip-compressed, one record per output
+// MMA trace records (docs/architecture.md): JSON Lines, optionally gzip-compressed, one record per output
 // element of one instruction: {"op", "a", "b", "c", "d"} plus optional "scale_a", "scale_b",
 // "tag", "arch". Hex strings: a and b one byte per element in K order (two hex digits each; for
 // 16-bit elements four digits each, big-endian; packed FP4 as the operand register holds them),
@@ -8,6 +8,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "common/hex.hpp"  // to_hex32: how c and d are written
 
 namespace ozref {
 
@@ -27,6 +29,5 @@ MmaRecord parse_mma_record(const std::string& line, const std::string& where);
 std::string format_mma_record(const MmaRecord& r);  // one JSON line, no newline
 
 std::string to_hex(const std::vector<uint8_t>& bytes);
-std::string to_hex32(uint32_t v);
 
 }  // namespace ozref

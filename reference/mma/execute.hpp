@@ -1,5 +1,5 @@
 // One instruction on one output element's operands: A's row and B's column along K, as the
-// instruction's operand bytes hold them (DESIGN.md's MMA trace format), C and D as bit patterns.
+// instruction's operand bytes hold them (docs/architecture.md, "MMA trace records"), C and D as bit patterns.
 #pragma once
 #include <cstdint>
 #include <span>

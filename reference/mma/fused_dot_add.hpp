@@ -1,4 +1,4 @@
-// The one fused dot-add core every FP MMA model runs (DESIGN.md principle 2).
+// The one fused dot-add core every FP MMA model runs (docs/architecture.md, principle 2).
 #pragma once
 #include <cstdint>
 #include <span>

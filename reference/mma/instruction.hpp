@@ -1,6 +1,6 @@
 // What one tensor-core instruction does, as a data description: operand formats, K, how the K
 // products are grouped into fused blocks and chained, the datapath parameters of each block, and
-// any instruction sequence the compiler really emits (DESIGN.md principle 2). Each architecture's
+// any instruction sequence the compiler really emits (docs/architecture.md, principle 2). Each architecture's
 // list lives in its own file under mma/arch/, with the evidence for every parameter.
 #pragma once
 #include <string>

@@ -1,4 +1,4 @@
-// The manifest of a scheme's trace (manifest.json beside the arrays, DESIGN.md): the scheme, its
+// The manifest of a scheme's trace (manifest.json beside the arrays, docs/architecture.md): the scheme, its
 // options as given and what they resolved to, the shape, where the inputs came from, and (added by
 // TraceWriter) every stage's arrays with dtype, shape and FNV-1a hash. From a manifest the same
 // scheme can be rebuilt (verify-trace).

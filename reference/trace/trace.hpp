@@ -1,4 +1,4 @@
-// Writing a trace (DESIGN.md): a folder of .npy files, one per stage array, plus manifest.json with
+// Writing a trace (docs/architecture.md, "File formats"): a folder of .npy files, one per stage array, plus manifest.json with
 // the scheme, its options, the seed, and for every stage its arrays (file, dtype, shape, FNV-1a
 // hash). Kernel authors write their own intermediates under the same names (docs/verify-trace.md);
 // trace/manifest.hpp reads a trace back.

@@ -1,7 +1,7 @@
 // cublas-fixedpoint@13.1 against cuBLAS 13.1 itself: every output recorded on the H200 and copied
 // into tests/data (the probe records of tests/data/cublas, cublas_emu_probe seed 1, and the
-// cublasemu<B> outputs of tests/data/third-party, from ../shared/data/third-party, on the inputs its
-// make_inputs.py writes, regenerated here) replayed through `ozref run --scheme
+// cublasemu<B> outputs of tests/data/third-party, on the five input cases of docs/third-party.md,
+// regenerated here) replayed through `ozref run --scheme
 // cublas-fixedpoint@13.1 --mantissa-bits B` in process and compared bit for bit, every element; the
 // K-block rule against the 210 shapes cublas_kblock_probe measured and the near-2 bump against its
 // near2 lines; the DYNAMIC count rule against the counts cuBLAS reported (probe_cases.txt and

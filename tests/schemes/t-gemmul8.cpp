@@ -1,6 +1,6 @@
 // gemmul8@2.0.14 against GEMMul8 v2.0.14 itself: every output recorded on the H200
-// (tests/data/third-party, from ../shared/data/third-party: both modes, 14/16/18/20 moduli, five
-// input cases regenerated as make_inputs.py does) reproduced bit for bit; the constants the model
+// (tests/data/third-party: both modes, 14/16/18/20 moduli, on the five input cases of
+// docs/third-party.md, regenerated here) reproduced bit for bit; the constants the model
 // derives against GEMMul8's published tables (src/table.hpp at 71296f9); the Python generator
 // against CPython's own values.
 #include <bit>

@@ -1,8 +1,9 @@
-// The inputs of ../shared/data/third-party (its make_inputs.py), regenerated here as that script
-// does: CPython's random.Random(7070) (MT19937 seeded through init_by_array, random(), gauss()
-// with its cached second value, randint() by rejection on getrandbits) and the same libm calls,
-// case after case from one generator. The matrices come back row-major (m x k and k x n); the
-// script writes them column-major, which changes no value.
+// The five input cases that the outputs of tests/data/third-party were recorded on (docs/third-party.md,
+// "The recorded outputs and their inputs"), regenerated as its Python generator does: CPython's
+// random.Random(7070) (MT19937 seeded through init_by_array, random(), gauss() with its cached
+// second value, randint() by rejection on getrandbits) and the same libm calls, case after case
+// from one generator. The matrices come back row-major (m x k and k x n); the generator writes
+// them column-major, which changes no value.
 #pragma once
 #include <array>
 #include <cmath>

@@ -1,6 +1,6 @@
 // sm_90 (H100, H200), as the SASS that nvcc 13.0 emits for -arch=sm_90 runs it. Evidence:
-// recorded H200 traces replayed in ctest (tests/data/traces, docs/models.md) and
-// ../shared/research/h200-observations.md.
+// recorded H200 traces replayed in ctest (tests/data/traces) and the H200 measurements of
+// docs/models.md.
 // - INT8 m16n8k32 (IMMA.16832.S8.S8[.SAT]): exact sum, wrapped, or clamped with .satfinite.
 // - FP16/BF16 m16n8k16 (HMMA.16816.F32): one block of 16; products exact with exponent ea + eb;
 //   products and C aligned on the largest exponent; each truncated to F = 25 fraction bits; summed

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <type_traits>
 
 #include "common/error.hpp"
+#include "common/hex.hpp"
 #include "exact/integer_gemm.hpp"
 #include "formats/decode.hpp"
 #include "mma/gemm.hpp"
@@ -17,12 +17,6 @@
 
 namespace ozref::schemes {
 namespace {
-
-std::string hex32(uint32_t bits) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%08x", bits);
-  return text;
-}
 
 FormatId element_format(LowpFormat f) { return f == LowpFormat::E2M1 ? FormatId::E2M1 : FormatId::E4M3; }
 
@@ -226,7 +220,7 @@ size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T*
     ++wrong;
     at.element = frame.c_element(0, v / n, v % n, m, n);
     report.violate(label + " C" + index3(0, frame.row(v / n), frame.col(v % n)) + " = " +
-                       (got == kNotInteger ? "a non-integer (bits " + hex32(c[v]) + ")" : std::to_string(got)) + ", exact " +
+                       (got == kNotInteger ? "a non-integer (bits 0x" + to_hex32(c[v]) + ")" : std::to_string(got)) + ", exact " +
                        std::to_string(exact[v]),
                    at);
   }

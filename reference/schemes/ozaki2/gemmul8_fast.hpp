@@ -5,7 +5,7 @@
 //   x = RD(RD(log2P_N - 2) - max(1, l)),  shift = floor(x) - ilogb(amax)
 // with log2P_N = RD_float(log2(P - 1) / 2 - 0.5) (its table). The norm is taken on the raw line,
 // so the scale 2^ilogb(amax) is counted twice: a line whose largest element is below 1/2 gets a
-// shift too large for the CRT range (../shared/research/ozaki-implementations.md, section 1.6).
+// shift too large for the CRT range (docs/third-party.md, "Diagnosis 2").
 // ozref evaluates log2 exactly rounded where the kernel uses __log2f (max error 2^-21.41 on
 // [1, 2)); a floor can differ only when x lies that close to an integer.
 #pragma once

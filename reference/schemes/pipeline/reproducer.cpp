@@ -1,10 +1,10 @@
 #include "schemes/pipeline/reproducer.hpp"
 
-#include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/hex.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_file.hpp"
 #include "io/json_text.hpp"
@@ -12,12 +12,6 @@
 
 namespace ozref::schemes {
 namespace {
-
-std::string hex32(uint32_t v) {
-  char text[9];
-  std::snprintf(text, sizeof text, "%08x", v);
-  return text;
-}
 
 uint32_t bits_at(const Tensor& t, size_t flat) {
   uint32_t v = 0;
@@ -60,7 +54,7 @@ std::string write_reproducer(const std::string& dir, const Reproducer& r) {
   write_npy(folder + "/a.npy", bytes_array(r.element.a));
   write_npy(folder + "/b.npy", bytes_array(r.element.b));
   const nlohmann::json j = {{"op", r.element.op}, {"stage", r.stage},           {"array", r.array},        {"index", r.index},
-                            {"c", hex32(r.element.c_in)}, {"subject", hex32(r.subject)}, {"cpu", hex32(r.cpu)}};
+                            {"c", to_hex32(r.element.c_in)}, {"subject", to_hex32(r.subject)}, {"cpu", to_hex32(r.cpu)}};
   write_file_atomically(folder + "/element.json", json_text(j, 2) + "\n");
   return folder;
 }
