@@ -4,6 +4,7 @@
 #include "ozref/check.hpp"
 #include "ozref/error.hpp"
 #include "ozref/exact.hpp"
+#include "ozref/fuzz.hpp"
 #include "ozref/lockstep.hpp"
 #include "ozref/metrics.hpp"
 #include "ozref/mma.hpp"

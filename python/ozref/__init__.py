@@ -18,7 +18,7 @@ from ._ozref import InputError
 from ._results import RunResult, StageReport
 
 __all__ = ["InputError", "GpuUnavailable", "RunResult", "StageReport", "exact", "check", "run", "mma", "instruction",
-           "instructions", "architectures", "schemes", "verify_trace", "lockstep", "testing"]
+           "instructions", "architectures", "schemes", "verify_trace", "lockstep", "fuzz", "testing"]
 
 
 class GpuUnavailable(RuntimeError):
@@ -113,6 +113,45 @@ def lockstep(scheme: str, A, B, *, lockstep: str = "resync", gemm: str = "mma", 
         raise GpuUnavailable(why_not)
     report, c, code = result
     return RunResult(_json.loads(report), c, code)
+
+
+def _array_converter(array_type):
+    """Turns the fuzzer's NumPy operands into the subject's arrays."""
+    if array_type == "numpy":
+        return lambda x: x
+    if array_type == "torch":
+        import torch
+        return torch.from_numpy
+    if array_type == "cupy":
+        import cupy
+        return cupy.asarray
+    raise InputError(f"array_type: expected numpy, torch or cupy, got {array_type!r}")
+
+
+def fuzz(subject, *, at_least: Optional[float] = None, metric: str = "maxnorm", properties: str = "", generators: str = "",
+         seconds: float = 60.0, cases: int = 0, first_case: int = 0, seed: Optional[int] = None, max_m: int = 16,
+         max_n: int = 16, max_k: int = 64, timeout: float = 10.0, shrink_seconds: float = 30.0, out=None, replay=None,
+         threads: int = 1, array_type: str = "numpy", arch: str = "ideal", op: Optional[str] = None,
+         mode: Optional[str] = None, crt: Optional[str] = None, slicing: Optional[str] = None,
+         accumulate: Optional[str] = None, moduli: Optional[int] = None, slices: Optional[int] = None,
+         mantissa_bits: Optional[Union[int, str]] = None, kblock: Optional[int] = None) -> dict:
+    """Property-based testing of a GEMM against the exact product, with shrinking, as `ozref fuzz`
+    (docs/fuzz.md). `subject`: a callable C = subject(A, B) on `array_type` arrays (numpy, torch or
+    cupy; it may return any of them), or a name as `ozref fuzz --subject` takes it (a scheme with its
+    options, "exact", "exec:CMD", "dlopen:LIB:SYMBOL"). Returns the report: report.json's when a
+    property failed (report["failed"] is True; the reproducer in `out` when given), else the summary."""
+    o = _ozref.FuzzOptions()
+    o.at_least, o.metric, o.properties, o.generators = at_least, metric, properties, generators
+    o.seconds, o.cases, o.first_case, o.seed = seconds, cases, first_case, seed
+    o.max_m, o.max_n, o.max_k, o.timeout, o.shrink_seconds = max_m, max_n, max_k, timeout, shrink_seconds
+    o.out, o.replay, o.threads = str(out) if out else "", str(replay) if replay else "", threads
+    o.set_scheme(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, None, None, 0, None))
+    if callable(subject):
+        convert = _array_converter(array_type)
+        _, report = _ozref.fuzz_function(lambda a, b: _host_array(subject(convert(a), convert(b)), "the subject's C"), o)
+    else:
+        _, report = _ozref.fuzz_named(str(subject), o)
+    return _json.loads(report)
 
 
 def mma(op: str, a, b, c, *, arch: str = "sm_90", scale_a=None, scale_b=None):

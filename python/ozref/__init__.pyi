@@ -1,6 +1,6 @@
 # Type stubs of the package ozref (docs/python.md).
 from os import PathLike
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +36,14 @@ def lockstep(scheme: str, A: ArrayLike, B: ArrayLike, *, lockstep: str = "resync
 def mma(op: str, a: Union[bytes, ArrayLike], b: Union[bytes, ArrayLike], c: Union[int, ArrayLike], *,
         arch: str = "sm_90", scale_a: Optional[Union[bytes, ArrayLike]] = None,
         scale_b: Optional[Union[bytes, ArrayLike]] = None) -> Union[int, npt.NDArray[np.uint32]]: ...
+def fuzz(subject: Union[str, Callable[[Any, Any], Any]], *, at_least: Optional[float] = None, metric: str = "maxnorm",
+         properties: str = "", generators: str = "", seconds: float = 60.0, cases: int = 0, first_case: int = 0,
+         seed: Optional[int] = None, max_m: int = 16, max_n: int = 16, max_k: int = 64, timeout: float = 10.0,
+         shrink_seconds: float = 30.0, out: Optional[Path] = None, replay: Optional[Path] = None, threads: int = 1,
+         array_type: str = "numpy", arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None,
+         crt: Optional[str] = None, slicing: Optional[str] = None, accumulate: Optional[str] = None,
+         moduli: Optional[int] = None, slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None,
+         kblock: Optional[int] = None) -> Dict[str, Any]: ...
 def instruction(op: str, arch: str = "sm_90") -> Dict[str, Any]: ...
 def instructions(arch: str = "sm_90") -> List[Dict[str, Any]]: ...
 def architectures() -> List[str]: ...

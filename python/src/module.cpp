@@ -97,6 +97,22 @@ py::array_t<uint32_t> mma(const std::string& op, const py::array_t<uint8_t, py::
   return py::array_t<uint32_t>(static_cast<py::ssize_t>(d.size()), d.data());
 }
 
+// A Python callable as the library's GemmFunction: called with the GIL held, on float64 NumPy
+// arrays; its result read back as a C-contiguous float64 array (a Python exception propagates to the
+// fuzzer, which reports it as a finding). The callable is held through a shared pointer, so that
+// the library copies and drops the function without the GIL and without touching its reference count.
+api::GemmFunction python_gemm(const std::shared_ptr<py::function>& f) {
+  return [f](const api::Matrix<double>& a, const api::Matrix<double>& b) {
+    py::gil_scoped_acquire locked;
+    py::array_t<double> pa({a.rows, a.cols}, a.data.data()), pb({b.rows, b.cols}, b.data.data());
+    const auto c = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure((*f)(pa, pb));
+    if (!c || c.ndim() != 2) throw InputError("the subject returned no 2-D float array");
+    return api::Matrix<double>{static_cast<size_t>(c.shape(0)), static_cast<size_t>(c.shape(1)), std::vector<double>(c.data(), c.data() + c.size())};
+  };
+}
+
+py::tuple fuzz_result(const api::FuzzResult& r) { return py::make_tuple(r.failed, r.json); }
+
 py::dict instruction_dict(const api::Instruction& i) {
   py::dict d;
   d["op"] = i.op, d["kind"] = i.kind, d["k"] = i.k, d["operand_bytes"] = i.operand_bytes, d["scale_bytes"] = i.scale_bytes;
@@ -118,6 +134,43 @@ PYBIND11_MODULE(_ozref, m) {
       .def(py::init([](api::RunOptions run, std::string lockstep, std::string gemm, std::string fault) {
         return api::LockstepOptions{std::move(run), std::move(lockstep), std::move(gemm), std::move(fault)};
       }));
+  py::class_<api::FuzzOptions>(m, "FuzzOptions")
+      .def(py::init<>())
+      .def("set_scheme", [](api::FuzzOptions& o, const api::RunOptions& run) { o.scheme = run.scheme; })
+      .def_readwrite("at_least", &api::FuzzOptions::at_least)
+      .def_readwrite("metric", &api::FuzzOptions::metric)
+      .def_readwrite("properties", &api::FuzzOptions::properties)
+      .def_readwrite("generators", &api::FuzzOptions::generators)
+      .def_readwrite("seconds", &api::FuzzOptions::seconds)
+      .def_readwrite("cases", &api::FuzzOptions::cases)
+      .def_readwrite("first_case", &api::FuzzOptions::first_case)
+      .def_readwrite("seed", &api::FuzzOptions::seed)
+      .def_readwrite("max_m", &api::FuzzOptions::max_m)
+      .def_readwrite("max_n", &api::FuzzOptions::max_n)
+      .def_readwrite("max_k", &api::FuzzOptions::max_k)
+      .def_readwrite("timeout", &api::FuzzOptions::timeout)
+      .def_readwrite("shrink_seconds", &api::FuzzOptions::shrink_seconds)
+      .def_readwrite("out", &api::FuzzOptions::out)
+      .def_readwrite("replay", &api::FuzzOptions::replay)
+      .def_readwrite("threads", &api::FuzzOptions::threads);
+  m.def("fuzz_named", [](const std::string& subject, const api::FuzzOptions& options) {
+    api::FuzzResult r;
+    {
+      py::gil_scoped_release unlocked;
+      r = api::fuzz(subject, options);
+    }
+    return fuzz_result(r);
+  });
+  m.def("fuzz_function", [](py::function subject, const api::FuzzOptions& options) {
+    const auto held = std::make_shared<py::function>(std::move(subject));
+    const api::GemmFunction f = python_gemm(held);
+    api::FuzzResult r;
+    {
+      py::gil_scoped_release unlocked;
+      r = api::fuzz(f, options);
+    }
+    return fuzz_result(r);
+  });
   m.def("exact", &exact);
   m.def("check", &check);
   m.def("run", &run);

@@ -22,7 +22,7 @@ SchemeRun run_named_scheme(const SchemeRunRequest& request, SchemeInputs x) {
                      std::to_string(x.n) + " B" + (request.dump.empty() ? "" : " with --dump"));
   std::unique_ptr<TraceWriter> trace;
   if (!request.dump.empty()) trace = std::make_unique<TraceWriter>(request.dump, schemes::trace_header(run.scheme, x.source, request.seed));
-  run.result = schemes::run_scheme(run.scheme, std::move(x.arrays), {.verify = run.verify, .threads = request.threads, .trace = trace.get()});
+  run.result = schemes::run_scheme(run.scheme, std::move(x.arrays), {.verify = run.verify, .threads = request.threads, .trace = trace.get(), .measure_accuracy = request.measure_accuracy});
   if (trace) trace->finish();
   return run;
 }

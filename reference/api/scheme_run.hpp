@@ -22,8 +22,9 @@ struct SchemeRunRequest {
   schemes::SchemeOptions options;
   std::string verify;   // a level's name; empty: the default for the shape (api/verify_level.hpp)
   int threads = 0;
-  std::string dump;     // a trace folder (prepared by the caller beforehand), or empty
+  std::string dump = {};  // a trace folder (prepared by the caller beforehand), or empty
   uint64_t seed = 0;    // recorded in the trace's manifest (the generated inputs' seed)
+  bool measure_accuracy = true;  // false: result.accuracy is left empty (a caller measuring C itself)
 };
 
 // InputError for an unknown scheme, options it refuses, inputs it cannot take.

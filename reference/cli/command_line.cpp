@@ -25,6 +25,7 @@ void add_verbs(CLI::App& app, Action& action) {
   add_diff(app, action);
   add_verify_trace(app, action);
   add_lockstep(app, action);
+  add_fuzz(app, action);
 }
 
 std::string verb_list(CLI::App& app) {

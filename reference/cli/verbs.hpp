@@ -4,10 +4,13 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "ozref/fuzz.hpp"
 
 namespace ozref::cli {
 
@@ -148,5 +151,18 @@ struct LockstepArgs {
 // a message when no GPU is present (or ozref was built without CUDA); InputError for bad input.
 int run_lockstep(const LockstepArgs& args, std::ostream& out);
 void add_lockstep(CLI::App& app, Action& action);
+
+}  // namespace ozref::cli
+
+namespace ozref::cli {
+
+struct FuzzArgs {
+  std::string subject;
+  RunArgs scheme;             // a scheme subject's options (scheme, shape and data unused)
+  api::FuzzOptions options;   // the rest, as the library takes them
+};
+// Exit 1 when a property failed (the reproducer in --out), 0 when none did; InputError for bad input.
+int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress);
+void add_fuzz(CLI::App& app, Action& action);
 
 }  // namespace ozref::cli

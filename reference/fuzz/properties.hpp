@@ -1,0 +1,56 @@
+// The properties a subject's C is checked for (docs/fuzz.md, "Properties"), against the exact
+// product as oracle, and the verdict on one case.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/accuracy_gate.hpp"
+#include "exact/exact_gemm.hpp"
+#include "exact/metrics.hpp"
+#include "fuzz/subject.hpp"
+
+namespace ozref::fuzz {
+
+enum class Property { Accuracy, Exactness, Determinism, Specials, NoCrash };
+
+std::string property_name(Property p);  // "accuracy", "no-crash", ...
+
+struct PropertySet {
+  std::vector<Property> checked;  // in the order they are checked
+  double at_least = 0;            // accuracy's floor in bits
+  GateMetric metric = GateMetric::Maxnorm;
+  int threads = 1;                // the oracle's
+  bool has(Property p) const;
+  std::string description() const;  // "accuracy(maxnorm >= 40), specials"
+};
+
+// The properties a comma-separated list names (empty: the default: accuracy when `at_least` is
+// given, specials, no-crash); InputError for an unknown name or accuracy without a floor.
+PropertySet parse_properties(const std::string& list, std::optional<double> at_least, const std::string& metric);
+
+// The verdict of the properties on one case.
+struct Verdict {
+  bool refused = false;          // the subject declined the input: no property applies
+  std::optional<Property> failed = {};  // the first property that failed
+  std::string failure_kind = {};     // no-crash: the outcome's kind ("crash", "timeout", ...)
+  std::string detail = {};       // what failed, in words
+  nlohmann::json figures = {};       // the metrics of C against the exact product (when there is a C)
+  bool has_c = false;
+  Matrix<double> c = {};         // the subject's C, when it gave one
+};
+
+// Each property on its own, given the subject's outcome and the exact product (ok outcomes only
+// for all but no-crash). Empty when it holds, else what failed.
+std::optional<std::string> accuracy_failure(const AccuracyMetrics& metrics, double at_least, GateMetric metric);
+std::optional<std::string> exactness_failure(const Matrix<double>& c, const ExactProduct& e);
+std::optional<std::string> specials_failure(const AccuracyMetrics& metrics);
+std::optional<std::string> determinism_failure(const Matrix<double>& first, const Matrix<double>& second);
+
+// Runs the subject on A and B (twice with determinism) and checks the properties of `set`; with
+// `only`, that property alone (the shrinker's question: does it still fail?).
+Verdict check_case(const PropertySet& set, Subject& subject, const Matrix<double>& a, const Matrix<double>& b,
+                   std::optional<Property> only = std::nullopt);
+
+}  // namespace ozref::fuzz
