@@ -144,7 +144,7 @@ def fuzz(subject, *, at_least: Optional[float] = None, metric: str = "maxnorm", 
     o.at_least, o.metric, o.properties, o.generators = at_least, metric, properties, generators
     o.seconds, o.cases, o.first_case, o.seed = seconds, cases, first_case, seed
     o.max_m, o.max_n, o.max_k, o.timeout, o.shrink_seconds = max_m, max_n, max_k, timeout, shrink_seconds
-    o.out, o.replay, o.threads = str(out) if out else "", str(replay) if replay else "", threads
+    o.out, o.replay, o.threads = _args.path(out, "out"), _args.path(replay, "replay"), _args.threads(threads)
     o.set_scheme(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, None, None, 0, None))
     if callable(subject):
         convert = _array_converter(array_type)
