@@ -9,4 +9,7 @@
 #include "ozref/metrics.hpp"
 #include "ozref/mma.hpp"
 #include "ozref/run.hpp"
+#include "ozref/schema.hpp"
+#include "ozref/trace_writer.hpp"
+#include "ozref/verify_stages.hpp"
 #include "ozref/verify_trace.hpp"

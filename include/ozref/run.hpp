@@ -16,6 +16,8 @@ struct SchemeOptions {
   std::string op = {};         // the low-precision instruction (PTX op string)
   std::string mode = {}, crt = {}, slicing = {}, accumulate = {};
   size_t moduli = 0, slices = 0;
+  // ozaki2-int8: the kernel's own pairwise-coprime moduli (each 3..256) in place of --moduli.
+  std::vector<int64_t> moduli_list = {};
   // cublas-fixedpoint@13.1: the mantissa bits, "23".."127" as text, as --mantissa-bits takes them
   // or "dynamic" (the DYNAMIC control's count, from the inputs) or "dynamic:N"; and the K-block size
   // (0: the fitted rule).

@@ -6,6 +6,7 @@ raise InputError (a ValueError) with the command's messages for bad input.
 """
 
 import json as _json
+import os as _os
 from typing import Optional, Union
 
 import numpy as _np
@@ -18,7 +19,8 @@ from ._ozref import InputError
 from ._results import RunResult, StageReport
 
 __all__ = ["InputError", "GpuUnavailable", "RunResult", "StageReport", "exact", "check", "run", "mma", "instruction",
-           "instructions", "architectures", "schemes", "verify_trace", "lockstep", "fuzz", "testing"]
+           "instructions", "architectures", "schemes", "schema", "TraceWriter", "write_trace", "verify_stages", "verify_trace",
+           "lockstep", "fuzz", "testing"]
 
 
 class GpuUnavailable(RuntimeError):
@@ -63,36 +65,160 @@ def _mantissa_bits(value):
     return str(int(value))
 
 
+def _moduli_list(value):
+    """A kernel's own moduli: None (not given) or a sequence of integers; the library checks them
+    (2..32 pairwise-coprime moduli in 3..256)."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise InputError(f"moduli_list: {value!r} is not a list of integers")
+    out = []
+    for m in value:
+        if isinstance(m, bool) or not isinstance(m, (int, _np.integer)) or m < 1:
+            raise InputError(f"moduli_list: {m!r} is not a positive integer")
+        out.append(int(m))
+    return out
+
+
 def _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify, threads,
-                 dump):
+                 dump, moduli_list=None):
     moduli, slices, kblock = _args.count(moduli, "moduli"), _args.count(slices, "slices"), _args.count(kblock, "kblock")
     t = _args.text
     return _ozref.RunOptions(t(arch, "arch", False), t(op, "op"), t(mode, "mode"), t(crt, "crt"), t(slicing, "slicing"),
                              t(accumulate, "accumulate"), moduli, slices, _mantissa_bits(mantissa_bits), kblock,
                              t(complex_product, "complex_product"), t(verify, "verify"), _args.threads(threads),
-                             _args.path(dump, "dump"))
+                             _args.path(dump, "dump"), _moduli_list(moduli_list))
 
 
 def run(scheme: str, A, B, *, arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None,
         crt: Optional[str] = None, slicing: Optional[str] = None, accumulate: Optional[str] = None,
         moduli: Optional[int] = None, slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None,
         kblock: Optional[int] = None, complex_product: Optional[str] = None, verify: Optional[str] = None, threads: int = 0,
-        dump=None) -> RunResult:
+        dump=None, moduli_list=None) -> RunResult:
     """A scheme on the CPU emulator, every stage verified, as `ozref run --a A.npy --b B.npy`.
     complex128 A and B make a complex run (complex_product: "3m" or, ozaki2-int8, "gaussian").
-    `dump`: a folder for the trace of every stage."""
+    `dump`: a folder for the trace of every stage. `moduli_list` (ozaki2-int8): the kernel's own
+    pairwise-coprime moduli in place of `moduli`."""
     options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify,
-                           threads, dump)
+                           threads, dump, moduli_list)
     report, c, code = _ozref.run(_args.text(scheme, "scheme", False), _host_array(A, "argument A"), _host_array(B, "argument B"),
                                  options)
     return RunResult(_json.loads(report), c, code)
 
 
+def schema(scheme: str, m: int, n: int, k: int, *, complex: bool = False, arch: str = "ideal", op: Optional[str] = None,
+           mode: Optional[str] = None, crt: Optional[str] = None, slicing: Optional[str] = None, accumulate: Optional[str] = None,
+           moduli: Optional[int] = None, slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None,
+           kblock: Optional[int] = None, complex_product: Optional[str] = None, moduli_list=None) -> dict:
+    """What a trace of `scheme` holds for an m x k by k x n product, as `ozref schema --json`: every
+    stage in order with its arrays (name, dtype, shape, symbolic, meaning, allowed), what it reads,
+    its kind ("function", "choice", "rounding"), and the scheme's constants (moduli, P, CRT weights
+    as decimal strings, max_k)."""
+    options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, None,
+                           0, None, moduli_list)
+    return _json.loads(_ozref.schema(scheme, _count(m, "m"), _count(n, "n"), _count(k, "k"), options, bool(complex)))
+
+
+_SCHEME_OPTIONS = ("arch", "op", "mode", "crt", "slicing", "accumulate", "moduli", "slices", "mantissa_bits", "kblock",
+                   "complex_product", "moduli_list")
+
+
+def _scheme_options(options, verify=None, threads=0):
+    """A scheme's options given as keywords (those of run()), as the extension takes them."""
+    unknown = sorted(set(options) - set(_SCHEME_OPTIONS))
+    if unknown:
+        raise InputError(f"unknown option {unknown[0]!r} (options: {', '.join(_SCHEME_OPTIONS)})")
+    o = {name: options.get(name) for name in _SCHEME_OPTIONS}
+    return _run_options(o["arch"] or "ideal", o["op"], o["mode"], o["crt"], o["slicing"], o["accumulate"], o["moduli"], o["slices"],
+                        o["mantissa_bits"], o["kblock"], o["complex_product"], verify, threads, None, o["moduli_list"])
+
+
+def _stage_arrays(stages):
+    """{stage: {array: data}} as (stage, array, host array) tuples."""
+    if not isinstance(stages, dict):
+        raise InputError(f"stages: expected a dict {{stage: {{array: data}}}}, got {type(stages).__name__}")
+    out = []
+    for stage, arrays in stages.items():
+        if not isinstance(arrays, dict):
+            raise InputError(f"stages[{stage!r}]: expected a dict {{array: data}}, got {type(arrays).__name__}")
+        for name, data in arrays.items():
+            out.append((str(stage), str(name), _host_array(data, f"{stage}.{name}")))
+    return out
+
+
+class TraceWriter:
+    """A trace folder that `ozref verify-trace` reads, written from a kernel's arrays: each array is
+    checked against the scheme's schema (ozref.schema) when added, and finish() writes the arrays
+    and then manifest.json, with every hash, atomically. As a context manager it finishes on a
+    normal exit. Options as run()'s keywords."""
+
+    def __init__(self, path, scheme: str, m: int, n: int, k: int, *, complex: bool = False, **options):
+        self._writer = _ozref.TraceWriter(str(path), scheme, _count(m, "m"), _count(n, "n"), _count(k, "k"), _scheme_options(options),
+                                          bool(complex))
+
+    def add(self, stage: str, array: str, data) -> None:
+        """Array `array` of stage `stage` ("input" for a and b): NumPy, or a tensor through DLPack."""
+        self._writer.add(stage, array, _host_array(data, f"{stage}.{array}"))
+
+    def finish(self) -> None:
+        self._writer.finish()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        if kind is None:
+            self.finish()
+        return False
+
+
+def _input_planes(x, name):
+    """A scheme's input as a trace holds it: f8 (m x k), or for complex128 the 2 x m x k planes."""
+    x = _host_array(x, name)
+    if x.dtype == _np.complex128:
+        return _np.ascontiguousarray(_np.stack([x.real, x.imag]))
+    return x
+
+
+def write_trace(path, scheme: str, A, B, stages: dict, **options) -> None:
+    """A trace folder of `scheme` for A @ B holding A, B and `stages` ({stage: {array: data}}, the
+    names of ozref.schema), written through TraceWriter. Options as run()'s keywords."""
+    a, b = _host_array(A, "argument A"), _host_array(B, "argument B")
+    if a.ndim != 2 or b.ndim != 2:
+        raise InputError(f"A and B must be matrices, got {a.ndim} and {b.ndim} dimensions")
+    with TraceWriter(path, scheme, a.shape[0], b.shape[1], a.shape[1], complex=a.dtype == _np.complex128, **options) as w:
+        w.add("input", "a", _input_planes(a, "argument A"))
+        w.add("input", "b", _input_planes(b, "argument B"))
+        for stage, name, data in _stage_arrays(stages):
+            w.add(stage, name, data)
+
+
+def verify_stages(scheme: str, A, B, stages: dict, *, verify: Optional[str] = None, reproducers=None, threads: int = 0,
+                  **options) -> RunResult:
+    """A kernel's stage arrays ({stage: {array: data}}, any subset of ozref.schema's stages)
+    verified in memory as verify_trace verifies a trace: the same report. `reproducers`: a folder
+    for the first differing element of each GEMM stage. Options as run()'s keywords."""
+    report, c, code = _ozref.verify_stages(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), _stage_arrays(stages),
+                                           _scheme_options(options, verify, threads), str(reproducers) if reproducers else "")
+    return RunResult(_json.loads(report), c, code)
+
+
+def _npy_path(value, name):
+    """A path argument: None (not given), a str or an os.PathLike; anything else (an array, say) is
+    refused with what to do instead."""
+    if value is None:
+        return ""
+    if isinstance(value, (str, _os.PathLike)):
+        return str(value)
+    raise InputError(f"{name}: expected a path (str or os.PathLike), got {type(value).__name__}"
+                     " (arrays in memory: ozref.verify_stages)")
+
+
 def verify_trace(path, *, a=None, b=None, verify: Optional[str] = None, reproducers=None, threads: int = 0) -> RunResult:
     """A trace folder verified stage by stage, as `ozref verify-trace PATH` (a, b: .npy files of the
     inputs when the trace holds none)."""
-    options = _ozref.VerifyTraceOptions(_args.path(a, "a"), _args.path(b, "b"), _args.text(verify, "verify"),
-                                        _args.path(reproducers, "reproducers"), _args.threads(threads))
+    options = _ozref.VerifyTraceOptions(_npy_path(a, "a"), _npy_path(b, "b"), _args.text(verify, "verify"),
+                                        _npy_path(reproducers, "reproducers"), _args.threads(threads))
     report, c, code = _ozref.verify_trace(_args.path(path, "path", False), options)
     return RunResult(_json.loads(report), c, code)
 
@@ -101,11 +227,12 @@ def lockstep(scheme: str, A, B, *, lockstep: str = "resync", gemm: str = "mma", 
              arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None, crt: Optional[str] = None,
              slicing: Optional[str] = None, accumulate: Optional[str] = None, moduli: Optional[int] = None,
              slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None, kblock: Optional[int] = None,
-             complex_product: Optional[str] = None, verify: Optional[str] = None, threads: int = 0, dump=None) -> RunResult:
+             complex_product: Optional[str] = None, verify: Optional[str] = None, threads: int = 0, dump=None,
+             moduli_list=None) -> RunResult:
     """A scheme on the GPU twins of its stages and on the CPU, compared stage by stage, as
     `ozref lockstep`. Raises GpuUnavailable (with the reason) where no GPU can be used."""
     options = _ozref.LockstepOptions(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock,
-                                                  complex_product, verify, threads, dump),
+                                                  complex_product, verify, threads, dump, moduli_list),
                                      _args.text(lockstep, "lockstep", False), _args.text(gemm, "gemm", False), _args.text(fault, "fault"))
     available, why_not, _, result = _ozref.lockstep(_args.text(scheme, "scheme", False), _host_array(A, "argument A"),
                                                     _host_array(B, "argument B"), options)

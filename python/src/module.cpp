@@ -27,9 +27,9 @@ py::tuple run_tuple(api::RunResult&& r) {
 api::RunOptions run_options(const std::string& arch, const std::string& op, const std::string& mode, const std::string& crt,
                             const std::string& slicing, const std::string& accumulate, size_t moduli, size_t slices,
                             const std::string& mantissa_bits, size_t kblock, const std::string& complex_product, const std::string& verify,
-                            int threads, const std::string& dump) {
+                            int threads, const std::string& dump, const std::vector<int64_t>& moduli_list) {
   return {.scheme = {.arch = arch, .op = op, .mode = mode, .crt = crt, .slicing = slicing, .accumulate = accumulate, .moduli = moduli,
-                     .slices = slices, .mantissa_bits = mantissa_bits, .kblock = kblock, .complex_product = complex_product},
+                     .slices = slices, .moduli_list = moduli_list, .mantissa_bits = mantissa_bits, .kblock = kblock, .complex_product = complex_product},
           .verify = verify, .threads = threads, .dump = dump};
 }
 
@@ -113,6 +113,24 @@ api::GemmFunction python_gemm(const std::shared_ptr<py::function>& f) {
 
 py::tuple fuzz_result(const api::FuzzResult& r) { return py::make_tuple(r.failed, r.json); }
 
+// verify_stages's arrays: (stage, array, ndarray) tuples; the ndarrays outlive the call.
+py::tuple verify_stages(const std::string& scheme, const Array& a, const Array& b, const std::vector<py::tuple>& stages,
+                        const api::RunOptions& options, const std::string& reproducers) {
+  const api::ArrayRef ra = array_ref(a, "argument A"), rb = array_ref(b, "argument B");
+  std::vector<api::StageArray> given;
+  for (const py::tuple& t : stages) {
+    const std::string stage = t[0].cast<std::string>(), array = t[1].cast<std::string>();
+    given.push_back({stage, array, array_ref(t[2].cast<Array>(), stage + "." + array)});
+  }
+  api::RunResult r;
+  {
+    py::gil_scoped_release unlocked;
+    r = api::verify_stages(scheme, ra, rb, given,
+                           {.scheme = options.scheme, .verify = options.verify, .reproducers = reproducers, .threads = options.threads});
+  }
+  return run_tuple(std::move(r));
+}
+
 py::dict instruction_dict(const api::Instruction& i) {
   py::dict d;
   d["op"] = i.op, d["kind"] = i.kind, d["k"] = i.k, d["operand_bytes"] = i.operand_bytes, d["scale_bytes"] = i.scale_bytes;
@@ -171,6 +189,17 @@ PYBIND11_MODULE(_ozref, m) {
     }
     return fuzz_result(r);
   });
+  py::class_<api::TraceWriter>(m, "TraceWriter")
+      .def(py::init([](const std::string& dir, const std::string& scheme, size_t rows, size_t cols, size_t depth, const api::RunOptions& options,
+                       bool complex) { return api::TraceWriter(dir, scheme, rows, cols, depth, options.scheme, complex); }))
+      .def("add", [](api::TraceWriter& w, const std::string& stage, const std::string& array, const Array& data) {
+        w.add(stage, array, array_ref(data, stage + "." + array));
+      })
+      .def("finish", [](api::TraceWriter& w) {
+        py::gil_scoped_release unlocked;
+        w.finish();
+      });
+  m.def("verify_stages", &verify_stages);
   m.def("exact", &exact);
   m.def("check", &check);
   m.def("run", &run);
@@ -182,6 +211,9 @@ PYBIND11_MODULE(_ozref, m) {
     py::list out;
     for (const api::Instruction& i : api::instructions(arch)) out.append(instruction_dict(i));
     return out;
+  });
+  m.def("schema", [](const std::string& scheme, size_t rows, size_t cols, size_t depth, const api::RunOptions& options, bool complex) {
+    return api::schema(scheme, rows, cols, depth, options.scheme, complex).json;
   });
   m.def("architectures", &api::architectures);
   m.def("schemes", &api::schemes);

@@ -74,6 +74,7 @@ schemes::SchemeOptions scheme_options_of(const SchemeOptions& o, bool complex) {
   x.arch = o.arch, x.op = o.op, x.mode = o.mode, x.crt = o.crt, x.slicing = o.slicing, x.accumulate = o.accumulate;
   x.mantissa_bits = o.mantissa_bits, x.complex_product = o.complex_product;
   x.moduli = o.moduli, x.slices = o.slices, x.kblock = o.kblock, x.complex = complex;
+  x.moduli_list = o.moduli_list;
   return x;
 }
 

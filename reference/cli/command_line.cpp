@@ -24,8 +24,12 @@ void add_verbs(CLI::App& app, Action& action) {
   add_run(app, action);
   add_diff(app, action);
   add_verify_trace(app, action);
+  add_schema(app, action);
   add_lockstep(app, action);
   add_fuzz(app, action);
+  add_spec(app, action);
+  add_serve(app, action);
+  add_infer(app, action);
 }
 
 std::string verb_list(CLI::App& app) {

@@ -5,10 +5,13 @@
 
 namespace ozref::cli {
 
-void add_run_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
+void add_scheme_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
   verb->add_option("--scheme", args->scheme, "ozaki2-int8, ozaki2-fp8, ozaki2-fp4, ozaki1-int8, ozaki1-fp4, int8-on-fp4, rare, gemmul8@2.0.14, cublas-fixedpoint@13.1")->capture_default_str();
   add_integer_option(verb, "--moduli", args->moduli, size_t{2}, size_t{64},
                      "ozaki2-*, rare: number of moduli (int8 2..20, default 16; fp8 2..20, default 14; fp4 2..19, default 19; rare 2..20, default by K as fp64-emu)");
+  verb->add_option("--moduli-list", args->moduli_list,
+                   "ozaki2-int8: the kernel's own moduli, comma-separated (2..32 pairwise-coprime integers in 3..256), in place of --moduli")
+      ->delimiter(',');
   add_integer_option(verb, "--slices", args->slices, size_t{1}, size_t{64}, "ozaki1-*: number of slices p (int8 1..9, default 4; fp4 1..16, default 15)");
   verb->add_option("--slicing", args->slicing, "ozaki1-int8: ozimmu (signed w-bit slices, the default) or cublas (signed leading slice, unsigned bytes)");
   verb->add_option("--accumulate", args->accumulate, "ozaki1-*: exact (the default), fp64 (as ozIMMU) or fused (int8: one INT32 accumulator per t + u)");
@@ -22,17 +25,21 @@ void add_run_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
     add_integer_option(verb, flag, *value, size_t{1}, size_t{2147483647}, what)->capture_default_str()->each([args](const std::string&) {
       args->shape_given = true;
     });
-  verb->add_option("--a", args->a, "A from a .npy file (f8 or f4) instead of generated data");
-  verb->add_option("--b", args->b, "B from a .npy file");
-  verb->add_option("--dist", args->dist, "randn, uniform, phi:X, integers:R")->capture_default_str();
-  add_integer_option(verb, "--seed", args->seed, uint64_t{0}, UINT64_MAX, "PRNG seed of the generated data")->capture_default_str();
   verb->add_option("--mode", args->mode, "ozaki2-*: scaling: accurate (the default: one extra low-precision GEMM), fast (Cauchy-Schwarz), gemmul8-fast (GEMMul8's own formula)");
   verb->add_option("--crt", args->crt, "ozaki2-*, rare: reconstruction: exact (the default), garner, dd");
-  verb->add_option("--verify", args->verify, "none, cheap, full (default: full up to m*n*k = 2^25, else cheap)");
   verb->add_flag("--complex", args->complex, "complex product: ozaki2-* 3M, ozaki1-* 4M; --a/--b then hold c16 arrays, --out writes c16");
   verb->add_option("--complex-product", args->complex_product,
                    "ozaki2-int8 --complex: 3m (the default: three INT8 GEMMs per modulus) or gaussian (two, on moduli with a square root of -1)");
   verb->add_flag("--json", args->json, "one JSON object on standard output");
+}
+
+void add_run_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
+  add_scheme_options(verb, args);
+  verb->add_option("--a", args->a, "A from a .npy file (f8 or f4) instead of generated data");
+  verb->add_option("--b", args->b, "B from a .npy file");
+  verb->add_option("--dist", args->dist, "randn, uniform, phi:X, integers:R")->capture_default_str();
+  add_integer_option(verb, "--seed", args->seed, uint64_t{0}, UINT64_MAX, "PRNG seed of the generated data")->capture_default_str();
+  verb->add_option("--verify", args->verify, "none, cheap, full (default: full up to m*n*k = 2^25, else cheap)");
   add_threads_option(verb, args->threads);
 }
 
@@ -42,6 +49,7 @@ schemes::SchemeOptions scheme_options_of(const RunArgs& a) {
   o.op = a.op, o.mode = a.mode, o.crt = a.crt, o.slicing = a.slicing, o.accumulate = a.accumulate;
   o.mantissa_bits = a.mantissa_bits, o.complex_product = a.complex_product;
   o.moduli = a.moduli, o.slices = a.slices, o.kblock = a.kblock;
+  o.moduli_list = a.moduli_list;
   o.complex = a.complex;
   return o;
 }

@@ -10,6 +10,9 @@
 
 namespace ozref::cli {
 
+// The scheme, its options, the shape and --json (what ozref schema takes).
+void add_scheme_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args);
+// add_scheme_options and the operands, the verification level and the threads.
 void add_run_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args);
 schemes::SchemeOptions scheme_options_of(const RunArgs& args);
 // InputError for --a without --b, or --m/--n/--k with --a/--b.

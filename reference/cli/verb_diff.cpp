@@ -7,6 +7,7 @@
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
 #include "io/json_text.hpp"
+#include "schemes/manifest.hpp"
 #include "trace/compare.hpp"
 #include "trace/manifest.hpp"
 
@@ -46,6 +47,20 @@ nlohmann::json first_divergence(const Manifest& left, const Manifest& right, siz
   return nullptr;
 }
 
+// Where the traces part at a stage the scheme leaves to the kernel (its scale shifts), why that is
+// no defect; empty for any other stage, or a manifest that names no scheme ozref can rebuild.
+std::string free_choice_note(const Manifest& m, const std::string& stage) {
+  try {
+    const schemes::Scheme s = schemes::scheme_of_manifest(m.json, m.path);
+    const schemes::Stage* st = s.find(stage);
+    if (!st || st->kind() != schemes::StageKind::Choice) return "";
+  } catch (const InputError&) {
+    return "";
+  }
+  return "'" + stage + "' is a free choice of each kernel (ozref schema): two valid kernels may part here and differ in every stage after it; "
+         "ozref verify-trace judges each stage of a kernel's trace on its own";
+}
+
 }  // namespace
 
 int run_diff(const DiffArgs& args, std::ostream& out) {
@@ -53,7 +68,9 @@ int run_diff(const DiffArgs& args, std::ostream& out) {
   size_t compared = 0;
   const nlohmann::json d = first_divergence(left, right, compared);
   nlohmann::json report = {{"left", args.left}, {"right", args.right}, {"identical", d.is_null()}, {"arrays_compared", compared}};
+  const std::string note = d.is_null() ? "" : free_choice_note(left, d["stage"].get<std::string>());
   if (!d.is_null()) report["first_divergence"] = d;
+  if (!note.empty()) report["note"] = note;
   if (args.json) {
     out << json_text(report) << "\n";
   } else if (d.is_null()) {
@@ -64,6 +81,7 @@ int run_diff(const DiffArgs& args, std::ostream& out) {
     if (d.contains("first_index"))
       out << "  " << d["differing_elements"] << " elements differ; first at " << d["first_index"].get<std::string>() << ": " << args.left
           << " has " << d["left_value"].get<std::string>() << ", " << args.right << " has " << d["right_value"].get<std::string>() << "\n";
+    if (!note.empty()) out << "  note: " << note << "\n";
   }
   return d.is_null() ? 0 : 1;
 }

@@ -50,7 +50,7 @@ void add_verify_trace(CLI::App& app, Action& action) {
   verb->add_option("dir", args->dir, "trace folder (manifest.json and the stage arrays; docs/verify-trace.md)")->required();
   verb->add_option("--a", args->a, "A (.npy) when the trace holds no input stage");
   verb->add_option("--b", args->b, "B (.npy) when the trace holds no input stage");
-  verb->add_option("--verify", args->verify, "cheap or full (default: full up to m*n*k = 2^25, else cheap)");
+  verb->add_option("--verify", args->verify, "none, cheap or full (default: full up to m*n*k = 2^25, else cheap; none: only the bit-for-bit comparison)");
   verb->add_option("--reproducers", args->reproducers, "where GEMM reproducers go (default: DIR/reproducers, made only when one is written)");
   verb->add_flag("--json", args->json, "one JSON object on standard output");
   add_threads_option(verb, args->threads);

@@ -97,6 +97,7 @@ struct RunArgs {
   // The scheme's options; empty or 0: not given (the scheme's default). A scheme refuses the
   // options it does not take.
   size_t moduli = 0, slices = 0, kblock = 0;
+  std::vector<int64_t> moduli_list;  // --moduli-list 256,255,253
   std::string accumulate, slicing, mode, crt, mantissa_bits, complex_product;
   std::string arch = "ideal";
   std::string op;      // low-precision instruction; empty: the architecture's first choice
@@ -115,6 +116,10 @@ struct RunArgs {
 // violation (the report says which); InputError for bad input.
 int run_run(const RunArgs& args, std::ostream& out);
 void add_run(CLI::App& app, Action& action);
+// What a trace of the scheme holds for the shape (docs/verbs/schema.md); exit 0, InputError for
+// options the scheme refuses.
+int run_schema(const RunArgs& args, std::ostream& out);
+void add_schema(CLI::App& app, Action& action);
 
 struct DiffArgs {
   std::string left, right;
@@ -164,5 +169,38 @@ struct FuzzArgs {
 // Exit 1 when a property failed (the reproducer in --out), 0 when none did; InputError for bad input.
 int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress);
 void add_fuzz(CLI::App& app, Action& action);
+
+struct SpecArgs {
+  std::string arch = "sm_90";
+  std::string op;   // empty: every instruction of the spec
+  std::string out;  // empty: standard output
+};
+// Writes a spec as a spec file (docs/infer.md, "Spec files"). Exit 0.
+int run_spec(const SpecArgs& args, std::ostream& out);
+void add_spec(CLI::App& app, Action& action);
+
+struct ServeArgs {
+  std::string arch = "sm_90";
+  std::string op;  // empty: every op of the spec
+};
+// Answers line-protocol queries from `in` (docs/infer.md, "The protocol"). Exit 0 at the end of
+// the input; InputError for a malformed query.
+int run_serve(const ServeArgs& args, std::istream& in, std::ostream& out);
+void add_serve(CLI::App& app, Action& action);
+
+struct InferArgs {
+  std::string op;
+  std::string oracle;                // a command speaking the line protocol
+  std::vector<std::string> records;  // or fixed MMA trace records
+  std::string like;                  // the spec that gives the op's interface (default: the first built-in)
+  std::string out;                   // the inferred spec file
+  uint64_t seed = 1;
+  uint64_t validate = 10000;
+  bool json = false;
+};
+// Exit 0 with one spec (written to --out when given) that agrees with every answer and every
+// validation query; 1 when several candidates remain or none fits; InputError for bad input.
+int run_infer(const InferArgs& args, std::ostream& out);
+void add_infer(CLI::App& app, Action& action);
 
 }  // namespace ozref::cli

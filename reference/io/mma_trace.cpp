@@ -16,32 +16,44 @@ int hex_digit(char c) {
   return -1;
 }
 
-std::vector<uint8_t> bytes_of(const nlohmann::json& j, const char* key, const std::string& where, bool required) {
+// The hex string under `key`, or nullptr when an optional key is absent.
+const std::string* hex_field(const nlohmann::json& j, const char* key, const std::string& where, bool required) {
   if (!j.contains(key)) {
     if (required) throw InputError(where + ": record has no \"" + key + "\"");
-    return {};
+    return nullptr;
   }
   if (!j[key].is_string()) throw InputError(where + ": \"" + key + "\" must be a hex string");
-  const std::string s = j[key].get<std::string>();
-  if (s.size() % 2) throw InputError(where + ": \"" + key + "\" has an odd number of hex digits");
+  return j[key].get_ptr<const std::string*>();
+}
+
+std::vector<uint8_t> bytes_of(const nlohmann::json& j, const char* key, const std::string& where, bool required) {
+  const std::string* hex = hex_field(j, key, where, required);
+  return hex ? from_hex(*hex, where + ": \"" + key + "\"") : std::vector<uint8_t>{};
+}
+
+uint32_t word_of(const nlohmann::json& j, const char* key, const std::string& where) {
+  return word_from_hex(*hex_field(j, key, where, true), where + ": \"" + key + "\"");
+}
+
+}  // namespace
+
+std::vector<uint8_t> from_hex(const std::string& s, const std::string& what) {
+  if (s.size() % 2) throw InputError(what + " has an odd number of hex digits");
   std::vector<uint8_t> out(s.size() / 2);
   for (size_t i = 0; i < out.size(); ++i) {
     const int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
     if (hi < 0 || lo < 0)
-      throw InputError(where + ": \"" + key + "\" is not hex at digit " + std::to_string(2 * i + (hi < 0 ? 1 : 2)) + ": " +
-                       quoted_excerpt(s));
+      throw InputError(what + " is not hex at digit " + std::to_string(2 * i + (hi < 0 ? 1 : 2)) + ": " + quoted_excerpt(s));
     out[i] = static_cast<uint8_t>(hi * 16 + lo);
   }
   return out;
 }
 
-uint32_t word_of(const nlohmann::json& j, const char* key, const std::string& where) {
-  const std::vector<uint8_t> b = bytes_of(j, key, where, true);
-  if (b.size() != 4) throw InputError(where + ": \"" + key + "\" must be 8 hex digits (a 32-bit pattern)");
+uint32_t word_from_hex(const std::string& s, const std::string& what) {
+  const std::vector<uint8_t> b = from_hex(s, what);
+  if (b.size() != 4) throw InputError(what + " must be 8 hex digits (a 32-bit pattern)");
   return uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3];
 }
-
-}  // namespace
 
 std::string to_hex(const std::vector<uint8_t>& bytes) {
   static const char* digits = "0123456789abcdef";

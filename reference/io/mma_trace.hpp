@@ -29,5 +29,8 @@ MmaRecord parse_mma_record(const std::string& line, const std::string& where);
 std::string format_mma_record(const MmaRecord& r);  // one JSON line, no newline
 
 std::string to_hex(const std::vector<uint8_t>& bytes);
+// Hex digits as bytes, and 8 hex digits as a 32-bit pattern; InputError naming `what`.
+std::vector<uint8_t> from_hex(const std::string& hex, const std::string& what);
+uint32_t word_from_hex(const std::string& hex, const std::string& what);
 
 }  // namespace ozref

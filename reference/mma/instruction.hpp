@@ -77,7 +77,9 @@ struct ArchSpec {
 
 const std::vector<std::string>& arch_names();  // base specs first, then their variants
 std::string arch_names_text();                  // the same as one line: "ideal, sm_80, ..."
-const ArchSpec& arch(const std::string& name);  // InputError for an unknown name
+// A built-in spec by name, or a spec file (a name containing '/' or ending in .json, read once,
+// mma/spec_file.hpp); InputError for an unknown name or a bad file.
+const ArchSpec& arch(const std::string& name);
 // A spec and its variants (the base's name, then each variant's), for any of them.
 std::vector<std::string> arch_family(const std::string& name);
 // The instruction of an architecture by op string; InputError naming both when not modelled.

@@ -1,8 +1,11 @@
 #include <map>
+#include <memory>
+#include <mutex>
 
 #include "common/error.hpp"
 #include "mma/arch/arch_list.hpp"
 #include "mma/instruction.hpp"
+#include "mma/spec_file.hpp"
 
 namespace ozref::mma {
 
@@ -44,7 +47,18 @@ std::string arch_names_text() {
   return text;
 }
 
+// Spec files read once per process and kept (arch() hands out references to them).
+const ArchSpec& spec_file(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const ArchSpec>> files;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = files[path];
+  if (!slot) slot = std::make_unique<const ArchSpec>(read_spec_file(path));
+  return *slot;
+}
+
 const ArchSpec& arch(const std::string& name) {
+  if (is_spec_file_name(name)) return spec_file(name);
   const auto it = registry().by_name.find(name);
   if (it == registry().by_name.end())
     throw InputError("unknown architecture '" + name + "' (known: " + arch_names_text() + ")");
@@ -53,6 +67,7 @@ const ArchSpec& arch(const std::string& name) {
 
 std::vector<std::string> arch_family(const std::string& name) {
   const ArchSpec& a = arch(name);
+  if (is_spec_file_name(name)) return {name};
   const std::string base = a.variant_of.empty() ? a.name : a.variant_of;
   std::vector<std::string> family = {base};
   for (const std::string& n : arch_names())

@@ -23,8 +23,14 @@ nlohmann::json trace_header(const Scheme& s, const std::string& source, uint64_t
 Scheme scheme_of_manifest(const nlohmann::json& j, const std::string& path) {
   if (!j.contains("scheme") || !j.at("scheme").is_string()) throw InputError(path + ": field \"scheme\" missing or not a string");
   const nlohmann::json options = j.contains("options") ? j.at("options") : nlohmann::json::object();
-  Scheme s = build_scheme(j.at("scheme").get<std::string>(), SchemeOptions::from_json(options, path), dimension(j, "m", path),
-                          dimension(j, "n", path), dimension(j, "k", path));
+  const SchemeOptions given = SchemeOptions::from_json(options, path);
+  const size_t m = dimension(j, "m", path), n = dimension(j, "n", path), k = dimension(j, "k", path);
+  Scheme s;
+  try {
+    s = build_scheme(j.at("scheme").get<std::string>(), given, m, n, k);
+  } catch (const InputError& e) {  // the scheme refuses its options or shape: say which file and fields
+    throw InputError(path + ": the fields \"scheme\", \"options\", \"m\", \"n\", \"k\": " + e.what());
+  }
   if (j.contains("resolved")) {
     const nlohmann::json& claimed = j.at("resolved");
     if (!claimed.is_object()) throw InputError(path + ": field \"resolved\" must be an object");

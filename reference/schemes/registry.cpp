@@ -16,6 +16,7 @@ Scheme ozaki2_entry(Ozaki2Variant v, const SchemeOptions& x, size_t m, size_t n,
   Ozaki2Options o;
   o.variant = v;
   o.moduli = x.moduli;
+  o.moduli_list = x.moduli_list;
   o.arch = x.arch;
   o.op = x.op;
   o.block = x.block;
@@ -64,6 +65,18 @@ T field(const nlohmann::json& j, const char* key, const std::string& where, bool
   return j.at(key).get<T>();
 }
 
+std::vector<int64_t> moduli_list_field(const nlohmann::json& list, const std::string& where) {
+  std::vector<int64_t> out;
+  if (list.is_array())
+    for (const auto& m : list) {
+      if (!m.is_number_unsigned()) break;
+      out.push_back(m.get<int64_t>());
+    }
+  if (!list.is_array() || out.size() != list.size())
+    throw InputError(where + ": option \"moduli-list\" must be a list of positive integers");
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json SchemeOptions::to_json() const {
@@ -72,6 +85,7 @@ nlohmann::json SchemeOptions::to_json() const {
                              {"mantissa-bits", &mantissa_bits}, {"complex-product", &complex_product}})
     if (!value->empty()) j[key] = *value;
   if (moduli) j["moduli"] = moduli;
+  if (!moduli_list.empty()) j["moduli-list"] = moduli_list;
   if (slices) j["slices"] = slices;
   if (kblock) j["kblock"] = kblock;
   if (complex) j["complex"] = true;
@@ -89,6 +103,7 @@ SchemeOptions SchemeOptions::from_json(const nlohmann::json& j, const std::strin
     const auto text = std::find_if(std::begin(texts), std::end(texts), [&](const auto& t) { return key == t.first; });
     if (text != std::end(texts)) *text->second = field<std::string>(j, text->first, where, &nlohmann::json::is_string, "a string");
     else if (key == "moduli") o.moduli = field<size_t>(j, "moduli", where, &nlohmann::json::is_number_unsigned, "a positive integer");
+    else if (key == "moduli-list") o.moduli_list = moduli_list_field(j.at(key), where);
     else if (key == "slices") o.slices = field<size_t>(j, "slices", where, &nlohmann::json::is_number_unsigned, "a positive integer");
     else if (key == "kblock") o.kblock = field<size_t>(j, "kblock", where, &nlohmann::json::is_number_unsigned, "a positive integer");
     else if (key == "complex") o.complex = field<bool>(j, "complex", where, &nlohmann::json::is_boolean, "true or false");
@@ -108,7 +123,7 @@ std::vector<std::string> SchemeOptions::given() const {
 const std::vector<SchemeEntry>& scheme_registry() {
   using namespace std::placeholders;
   static const std::vector<SchemeEntry> all = {
-      {"ozaki2-int8", "Ozaki scheme II on INT8 (GEMMul8's moduli; 3M or Gaussian-moduli complex)", {"op", "moduli", "mode", "crt", "complex-product"}, true,
+      {"ozaki2-int8", "Ozaki scheme II on INT8 (GEMMul8's moduli; 3M or Gaussian-moduli complex)", {"op", "moduli", "moduli-list", "mode", "crt", "complex-product"}, true,
        std::bind(ozaki2_entry, Ozaki2Variant::Int8, _1, _2, _3, _4)},
       {"ozaki2-fp8", "Ozaki scheme II on FP8 e4m3 (square and Karatsuba moduli; 3M complex)", {"op", "moduli", "mode", "crt"}, true,
        std::bind(ozaki2_entry, Ozaki2Variant::Fp8, _1, _2, _3, _4)},

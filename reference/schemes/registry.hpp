@@ -20,6 +20,7 @@ struct SchemeOptions {
   std::string mantissa_bits;  // cublas-fixedpoint@13.1: "23".."127", "dynamic" or "dynamic:N" (scheme.hpp)
   std::string complex_product;  // ozaki2-int8 complex runs: "3m" (the default) or "gaussian"
   size_t moduli = 0, slices = 0, kblock = 0;
+  std::vector<int64_t> moduli_list;  // ozaki2-int8: a kernel's own moduli (schemes/ozaki2/moduli_list.hpp)
   bool complex = false;
   // Not an option: the block of C a distributed run computes (the ozaki2 schemes take it).
   BlockFrame block;

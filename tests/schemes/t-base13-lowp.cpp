@@ -114,7 +114,7 @@ TEST_CASE("lowp: a GEMM of digits is exact on an exact accumulator and the check
     c[3 * n + 4] ^= 1u << 22;  // one flipped fraction bit
     StageReport hit;
     REQUIRE(check_lowp_gemm(g, m, n, k, a.data(), b.data(), false, c, "corrupted", hit) == 1);
-    REQUIRE(hit.first_violation.find("corrupted C[0][3][4]") != std::string::npos);
+    REQUIRE(hit.first_violation.find("corrupted, C[i 3, j 4]: found ") != std::string::npos);
   }
 }
 

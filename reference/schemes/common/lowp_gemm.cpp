@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
 
@@ -219,9 +220,12 @@ size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T*
     if (got == exact[v]) continue;
     ++wrong;
     at.element = frame.c_element(0, v / n, v % n, m, n);
-    report.violate(label + " C" + index3(0, frame.row(v / n), frame.col(v % n)) + " = " +
-                       (got == kNotInteger ? "a non-integer (bits 0x" + to_hex32(c[v]) + ")" : std::to_string(got)) + ", exact " +
-                       std::to_string(exact[v]),
+    // An INT8 sum past INT32 wraps: the depth K is beyond what one GEMM keeps exact.
+    const bool wrapped = int8 && (exact[v] > INT32_MAX || exact[v] < INT32_MIN);
+    report.violate(label + ", C[i " + std::to_string(frame.row(v / n)) + ", j " + std::to_string(frame.col(v % n)) + "]: found " +
+                       (got == kNotInteger ? "a non-integer (bits 0x" + to_hex32(c[v]) + ")" : std::to_string(got)) + ", expected " +
+                       std::to_string(exact[v]) + ", the exact sum of its " + std::to_string(k) + " products" +
+                       (wrapped ? ": past the INT32 range, so the accumulator wrapped (K beyond one GEMM's exactness bound)" : ": not exact"),
                    at);
   }
   if (wrong) report.note(label + ": " + std::to_string(wrong) + " of " + std::to_string(frame.whole_m(m) * frame.whole_n(n)) + " elements not exact",

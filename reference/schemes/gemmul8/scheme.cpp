@@ -34,6 +34,7 @@ Scheme gemmul8_scheme(gemmul8::Mode mode, size_t moduli, size_t m, size_t n, siz
   s.options = {{"mode", gemmul8::to_string(mode)}, {"moduli", moduli}};
   s.resolved = {{"arch", "sm_90"}, {"moduli", setup->base->moduli}, {"instruction", setup->base->lowp.spec().op}, {"commit", "71296f9"},
                 {"log2", setup->lg2.loaded ? "H200 recording " + setup->lg2.source : "correctly rounded (" + setup->lg2.source + ")"}};
+  s.constants = setup->base->kernel_constants();
   s.m = m, s.n = n, s.k = k;
   s.stages = stages_of(setup);
   for (const auto& st : s.stages) s.low_precision_gemms += st->gemms();

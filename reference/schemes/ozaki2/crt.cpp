@@ -91,7 +91,8 @@ void CrtStage::verify(const Arrays& in, const Arrays& out, size_t, Verify, Stage
       int32_t r[64];
       gather(s, residues, o, v, r);
       const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole C
-      const std::string where = "C'" + index3(o, f.row(v / s.n), f.col(v % s.n));
+      const std::string where = "crt." + std::string(dd(s) ? "hi" : "c") + "[" + (s.S == 1 ? "" : o ? "im, " : "re, ") + "i " +
+                                std::to_string(f.row(v / s.n)) + ", j " + std::to_string(f.col(v % s.n)) + "]";
       const ViolationKey key{0, 0, f.c_element(o, v / s.n, v % s.n, s.m, s.n)};
       if (dd(s)) {
         if (!std::isfinite(out.data<double>(ref("hi"))[at]) || !std::isfinite(out.data<double>(ref("lo"))[at])) {
@@ -106,10 +107,13 @@ void CrtStage::verify(const Arrays& in, const Arrays& out, size_t, Verify, Stage
       const mpz_class value = mpz_from_words(&out.data<int64_t>(ref("c"))[at * words], words);
       for (size_t t = 0; t < s.N; ++t)
         if (mpz_fdiv_ui(mpz_class(value - r[t]).get_mpz_t(), static_cast<unsigned long>(s.moduli[t])) != 0) {
-          part.violate(where + " is not congruent to its residue mod " + std::to_string(s.moduli[t]), key);
+          part.violate(where + ": C' = " + value.get_str() + " is not congruent to its residue " + std::to_string(r[t]) + " modulo " +
+                           std::to_string(s.moduli[t]) + " (C' mod " + std::to_string(s.moduli[t]) + " = " +
+                           std::to_string(mpz_fdiv_ui(value.get_mpz_t(), static_cast<unsigned long>(s.moduli[t]))) + ")", key);
           break;
         }
-      if (2 * abs(value) > s.crt.product()) part.violate(where + " is outside (-P/2, P/2]", key);
+      if (2 * abs(value) > s.crt.product())
+        part.violate(where + ": C' = " + value.get_str() + " is outside (-P/2, P/2], P = " + s.crt.product().get_str(), key);
     }
   });
 }

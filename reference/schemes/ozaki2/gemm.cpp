@@ -38,6 +38,7 @@ std::string label(const Setup& s, size_t t, size_t q, size_t g) {
   const ProductTerm& term = s.products[t]->terms()[g];
   std::string text = s.modulus_label(t);
   if (s.Q > 1) text += std::string(" product ") + s.plane_name(s.pairs[q].first);
+  if (s.int8) return text;  // one GEMM of the residues themselves: no limbs to name
   return text + " GEMM " + std::to_string(g) + " (limbs " + std::to_string(term.a_limb) + "x" + std::to_string(term.b_limb) + ")";
 }
 

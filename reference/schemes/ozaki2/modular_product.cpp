@@ -1,5 +1,6 @@
 #include "schemes/ozaki2/modular_product.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -157,13 +158,17 @@ const Ozaki2Family& ozaki2_family(Ozaki2Variant v, ComplexProduct p) {
 
 std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count, size_t k, ComplexProduct p) {
   const Ozaki2Family& f = ozaki2_family(v, p);
+  return make_products_of(v, std::vector<int64_t>(f.moduli.begin(), f.moduli.begin() + std::min(count, f.moduli.size())), k);
+}
+
+std::vector<std::unique_ptr<ModularProduct>> make_products_of(Ozaki2Variant v, const std::vector<int64_t>& moduli, size_t k) {
+  const std::vector<int64_t>& squares = fp8_square_moduli();
   std::vector<std::unique_ptr<ModularProduct>> out;
-  for (size_t t = 0; t < count && t < f.moduli.size(); ++t) {
-    const int64_t m = f.moduli[t];
+  for (const int64_t m : moduli) {
     if (v == Ozaki2Variant::Int8) out.push_back(std::make_unique<Int8Product>(m));
     else if (v == Ozaki2Variant::Rare) out.push_back(std::make_unique<RareProduct>(m, k));
     else if (v == Ozaki2Variant::Fp4) out.push_back(std::make_unique<Fp4TwoLimbProduct>(m));
-    else if (t < fp8_square_moduli().size()) out.push_back(std::make_unique<Fp8SquareProduct>(m));
+    else if (std::find(squares.begin(), squares.end(), m) != squares.end()) out.push_back(std::make_unique<Fp8SquareProduct>(m));
     else out.push_back(std::make_unique<Fp8KaratsubaProduct>(m));
   }
   return out;

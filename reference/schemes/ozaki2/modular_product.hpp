@@ -66,5 +66,8 @@ const Ozaki2Family& ozaki2_family(Ozaki2Variant v, ComplexProduct p = ComplexPro
 // The products of the first `count` moduli of a variant's list (k: the GEMMs' depth, which sets
 // rare's reduction bias).
 std::vector<std::unique_ptr<ModularProduct>> make_products(Ozaki2Variant v, size_t count, size_t k = 0, ComplexProduct p = ComplexProduct::ThreeM);
+// The products of the given moduli (a kernel's own list, --moduli-list), each as the variant
+// multiplies modulo it (fp8: a square modulus of the family's as a square, else Karatsuba).
+std::vector<std::unique_ptr<ModularProduct>> make_products_of(Ozaki2Variant v, const std::vector<int64_t>& moduli, size_t k = 0);
 
 }  // namespace ozref::schemes

@@ -2,6 +2,7 @@
 // its modulus's GEMM outputs (the kernel's Barrett reduction, rare's biased one, or the weighted
 // sum of the limb products reduced mod m; modular_product.hpp), modulus by modulus.
 #include <algorithm>
+#include <string>
 
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
@@ -34,6 +35,27 @@ void Reduce::compute(const Arrays& in, Arrays& out, size_t t) const {
     }
 }
 
+namespace {
+
+// One wrong reduced residue, named by the array's own axes, with the expected value and the
+// property that failed: "reduce.c[modulus 251, i 2, j 4]: found 121, expected 122, the balanced
+// residue of gemm.c = 122 modulo 251 (in [-125, 125]): not congruent to it". `output`: the one GEMM
+// output of a single-GEMM modulus (INT8), whose value the message shows; null for several.
+std::string reduction_violation(const Setup& s, std::string_view stage, size_t t, size_t q, size_t i, size_t j, bool integral, int64_t sum,
+                                const int64_t* output, int64_t value) {
+  const int64_t mod = s.moduli[t], low = -(mod / 2), high = (mod - 1) / 2;
+  const std::string product = s.Q > 1 ? std::string(", product ") + s.plane_name(s.pairs[q].first) : "";
+  const std::string at = std::string(stage) + ".c[modulus " + std::to_string(mod) + product + ", i " + std::to_string(i) + ", j " + std::to_string(j) +
+                         "]: found " + std::to_string(value);
+  if (!integral) return at + ", but a GEMM output it reduces is not an integer";
+  const int64_t expected = ((sum % mod) + mod + mod / 2) % mod - mod / 2;
+  const std::string of = output ? "gemm.c = " + std::to_string(*output) : "the weighted sum of its GEMM outputs";
+  return at + ", expected " + std::to_string(expected) + ", the balanced residue of " + of + " modulo " + std::to_string(mod) + " (in [" +
+         std::to_string(low) + ", " + std::to_string(high) + "]): " + (value < low || value > high ? "outside the balanced range" : "not congruent to it");
+}
+
+}  // namespace
+
 // Contract (cheap): balanced, and congruent to the weighted sum of the exact integers of its GEMM
 // outputs (a non-integer output is a violation). With split's limbs representing the residues and
 // every GEMM exact, the algebra of the modular product (proved for every residue pair of every
@@ -58,8 +80,8 @@ void Reduce::verify(const Arrays& in, const Arrays& out, size_t t, Verify, Stage
       const int32_t value = r[at];
       if (integral && value >= -(mod / 2) && value <= (mod - 1) / 2 && (sum - value) % mod == 0) continue;
       const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole C
-      part.violate(mp.name() + " C" + index3(t, f.row(v / s.n), f.col(v % s.n)) + ": residue " + std::to_string(value) +
-                       (integral ? " is not the weighted sum of the GEMM outputs mod m" : " from a non-integer GEMM output"),
+      const int64_t single = s.lowp.integer_output(c[q * terms * mn + v]);  // the first GEMM's: the only one for INT8
+      part.violate(reduction_violation(s, name(), t, q, f.row(v / s.n), f.col(v % s.n), integral, sum, terms == 1 ? &single : nullptr, value),
                    {t, 0, f.c_element(q, v / s.n, v % s.n, s.m, s.n)});
     }
   });

@@ -5,6 +5,7 @@
 // rare extracts them with fp64-emu's three-limb arithmetic.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "schemes/common/residue.hpp"
 #include "schemes/ozaki2/rare.hpp"
@@ -88,8 +89,34 @@ void fill(const Setup& s, const double* x, bool columns, size_t lines, int bits_
     }
 }
 
+// An integer held in a double, in decimal ("1234567", or "%.17g" past 2^63).
+std::string integer_text(double v) {
+  if (std::fabs(v) < 0x1p63) return std::to_string(static_cast<int64_t>(v));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+// One wrong residue, named by the array's own axes, with the expected value and the property that
+// failed: "residues.a[modulus 251, i 3, k 17]: found 130, expected 5, the balanced residue of
+// A'[3, 17] = 1260 modulo 251 (in [-125, 125]): outside the balanced range".
+std::string residue_violation(const Setup& s, bool columns, size_t t, size_t pl, size_t line, size_t kk, double x, bool finite, int64_t rem,
+                              int64_t got) {
+  const int64_t m = s.moduli[t], low = -(m / 2), high = (m - 1) / 2;
+  const std::string plane = s.P == 1 ? "" : std::string(", plane ") + s.plane_name(pl);
+  const std::string at = std::string("residues.") + (columns ? "b" : "a") + "[modulus " + std::to_string(m) + plane + (columns ? ", j " : ", i ") +
+                         std::to_string(line) + ", k " + std::to_string(kk) + "]: found " + std::to_string(got);
+  const std::string integer = columns ? "B'[" + std::to_string(kk) + ", " + std::to_string(line) + "]" : "A'[" + std::to_string(line) + ", " + std::to_string(kk) + "]";
+  if (!finite) return at + ", but " + integer + " is not finite: it has no residue";
+  const int64_t expected = ((rem % m) + m + m / 2) % m - m / 2;
+  const std::string range = "[" + std::to_string(low) + ", " + std::to_string(high) + "]";
+  const std::string value = s.S == 1 ? " = " + integer_text(x) : " (plane " + std::string(s.plane_name(pl)) + ")";  // a complex plane: no one double
+  return at + ", expected " + std::to_string(expected) + ", the balanced residue of " + integer + value + " modulo " + std::to_string(m) +
+         " (in " + range + "): " + (got < low || got > high ? "outside the balanced range" : "not congruent to it");
+}
+
 template <typename T>
-void check(const Setup& s, const double* x, const T* res, size_t lines, bool columns, const char* name, StageReport& report) {
+void check(const Setup& s, const double* x, const T* res, size_t lines, bool columns, StageReport& report) {
   const size_t count = lines * s.k, per_modulus = s.P * count;
   parallel_check(s.N * per_modulus, report, [&](size_t v0, size_t v1, StageReport& part) {
     for (size_t at = v0; at < v1; ++at) {
@@ -98,14 +125,11 @@ void check(const Setup& s, const double* x, const T* res, size_t lines, bool col
       const size_t line = v / s.k, kk = v % s.k, in = columns ? kk * lines + line : v;  // row-major in the input
       const int64_t got = res[at];
       const bool finite = std::isfinite(x[in]) && (s.S == 1 || std::isfinite(x[count + in]));  // a trace's A' may not be
-      if (finite) {
-        const int64_t rem = plane_remainder(s, t, pl, remainder_of(x[in], m), s.S == 2 ? remainder_of(x[count + in], m) : 0);
-        if (got >= -(m / 2) && got <= (m - 1) / 2 && (rem - got) % m == 0) continue;
-      }
+      const int64_t rem = finite ? plane_remainder(s, t, pl, remainder_of(x[in], m), s.S == 2 ? remainder_of(x[count + in], m) : 0) : 0;
+      if (finite && got >= -(m / 2) && got <= (m - 1) / 2 && (rem - got) % m == 0) continue;
       const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole A' and B'
       const size_t whole = columns ? f.col(line) : f.row(line);
-      part.violate(std::string(name) + index3(pl, columns ? kk : whole, columns ? whole : kk) + " " + s.plane_name(pl) +
-                       (finite ? " residue " + std::to_string(got) + " mod " + std::to_string(m) : ": the integer is not finite, it has no residue"),
+      part.violate(residue_violation(s, columns, t, pl, whole, kk, x[in], finite, rem, got),
                    {0, columns ? 1u : 0u, f.line_element(t * s.P + pl, columns, line, kk, s.k, lines)});
     }
   });
@@ -148,11 +172,11 @@ void Residues::verify(const Arrays& in, const Arrays& out, size_t, Verify, Stage
   const double *a = in.data<double>({from, "a"}), *b = in.data<double>({from, "b"});
   const bool a_here = s.o.block.checks_a, b_here = s.o.block.checks_b;  // one rank per row of A, per column of B
   if (s.narrow) {
-    if (a_here) check(s, a, out.data<int8_t>(ref("a")), s.m, false, "A'", report);
-    if (b_here) check(s, b, out.data<int8_t>(ref("b")), s.n, true, "B'", report);
+    if (a_here) check(s, a, out.data<int8_t>(ref("a")), s.m, false, report);
+    if (b_here) check(s, b, out.data<int8_t>(ref("b")), s.n, true, report);
   } else {
-    if (a_here) check(s, a, out.data<int16_t>(ref("a")), s.m, false, "A'", report);
-    if (b_here) check(s, b, out.data<int16_t>(ref("b")), s.n, true, "B'", report);
+    if (a_here) check(s, a, out.data<int16_t>(ref("a")), s.m, false, report);
+    if (b_here) check(s, b, out.data<int16_t>(ref("b")), s.n, true, report);
   }
 }
 

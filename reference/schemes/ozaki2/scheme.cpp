@@ -1,6 +1,7 @@
 #include "schemes/ozaki2/scheme.hpp"
 
 #include "common/error.hpp"
+#include "schemes/ozaki2/moduli_list.hpp"
 #include "schemes/ozaki2/rare.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/runner.hpp"
@@ -16,7 +17,8 @@ void require_options(const Ozaki2Options& o, size_t k, size_t parts) {
     throw InputError(ozaki2_family(o.variant).scheme + ": --complex-product gaussian is a complex ozaki2-int8 product (give --complex; other variants take 3m)");
   const Ozaki2Family& f = ozaki2_family(o.variant, o.complex_product);
   const size_t count = ozaki2_moduli_count(o, k);
-  if (count < 2 || count > f.moduli.size())
+  if (!o.moduli_list.empty()) require_moduli_list(o);
+  else if (count < 2 || count > f.moduli.size())
     throw InputError(f.scheme + ": --moduli must be 2.." + std::to_string(f.moduli.size()) + ", got " + std::to_string(count));
   if (k > ozaki2_max_k(o.variant))
     throw InputError(f.scheme + ": K = " + std::to_string(k) + " exceeds the bound " + std::to_string(ozaki2_max_k(o.variant)) +
@@ -49,6 +51,7 @@ nlohmann::json options_of(const Ozaki2Options& o, const Setup& s) {
   nlohmann::json j = {{"arch", o.arch}, {"crt", to_string(o.crt)}};
   if (!o.op.empty()) j["op"] = o.op;
   if (o.moduli) j["moduli"] = o.moduli;
+  if (!o.moduli_list.empty()) j["moduli-list"] = o.moduli_list;
   if (!s.rare) j["mode"] = to_string(o.mode);
   if (s.S == 2) j["complex"] = true;
   if (o.complex_product != ComplexProduct::ThreeM) j["complex-product"] = to_string(o.complex_product);
@@ -60,6 +63,7 @@ nlohmann::json options_of(const Ozaki2Options& o, const Setup& s) {
 size_t ozaki2_max_k(Ozaki2Variant v) { return v == Ozaki2Variant::Fp8 ? 65536 : v == Ozaki2Variant::Fp4 ? 116509 : 131071; }
 
 size_t ozaki2_moduli_count(const Ozaki2Options& o, size_t k) {
+  if (!o.moduli_list.empty()) return o.moduli_list.size();
   if (o.moduli) return o.moduli;
   return o.variant == Ozaki2Variant::Rare ? rare::default_moduli(k) : ozaki2_family(o.variant, o.complex_product).default_count;
 }
@@ -71,6 +75,7 @@ Scheme ozaki2_scheme(const Ozaki2Options& o, size_t m, size_t n, size_t k, size_
   s.name = setup->family.scheme;
   s.options = options_of(o, *setup);
   s.resolved = {{"moduli", setup->moduli}, {"instruction", setup->lowp.spec().op}};
+  s.constants = setup->kernel_constants();
   s.m = m, s.n = n, s.k = k, s.parts = parts;
   s.stages = stages_of(setup);
   for (const auto& st : s.stages) s.low_precision_gemms += st->gemms();

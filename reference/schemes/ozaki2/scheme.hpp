@@ -31,6 +31,9 @@ namespace ozref::schemes {
 struct Ozaki2Options {
   Ozaki2Variant variant = Ozaki2Variant::Int8;
   size_t moduli = 0;     // the first N of the variant's list; 0: its default (int8 16, fp8 14, fp4 19, rare by K)
+  // ozaki2-int8: a kernel's own pairwise-coprime moduli, each 3..256, in place of the list's
+  // prefix (moduli_list.hpp); empty: the list's.
+  std::vector<int64_t> moduli_list;
   std::string arch = "ideal";
   std::string op;        // the low-precision instruction; empty: the architecture's first choice
   ScalingMode mode = ScalingMode::Accurate;

@@ -43,7 +43,8 @@ Setup::Setup(const Ozaki2Options& options, size_t rows, size_t cols, size_t dept
       P(plane_count(parts, options.complex_product)),
       Q(P),
       pairs(same_plane_pairs(P)),
-      products(make_products(options.variant, N, depth, options.complex_product)),
+      products(options.moduli_list.empty() ? make_products(options.variant, N, depth, options.complex_product)
+                                           : make_products_of(options.variant, options.moduli_list, depth)),
       moduli(moduli_of(products)),
       gaussian(gaussian_moduli(parts, options.complex_product, moduli)),
       crt(moduli),
@@ -95,6 +96,25 @@ const char* Setup::plane_name(size_t plane) const {
   static const char* gaussian_planes[] = {"re+i*im", "re-i*im"};
   if (P == 1) return "";
   return gaussian.empty() ? three_m[plane] : gaussian_planes[plane];
+}
+
+nlohmann::json Setup::kernel_constants() const {
+  nlohmann::json moduli_json = nlohmann::json::array(), weights = nlohmann::json::array();
+  for (size_t t = 0; t < N; ++t) {
+    moduli_json.push_back({{"modulus", moduli[t]}, {"residues", {-(moduli[t] / 2), (moduli[t] + 1) / 2 - 1}}, {"limbs", products[t]->limbs()}});
+    weights.push_back(crt.weights()[t].get_str());
+  }
+  const double log2_p = std::log2(crt.product().get_d());
+  return {{"moduli", moduli_json},
+          {"P", crt.product().get_str()},
+          {"log2_P", log2_p},
+          {"crt_weights", weights},
+          {"crt", "C' = sum_i r_i w_i reduced into (-P/2, P/2]; w_i = q_i P / p_i with q_i = (P / p_i)^-1 mod p_i"},
+          {"exactness", "sum_k |A'[i, k]| |B'[k, j]| < P/2 for every i, j"},
+          {"log2_half_P", log2_p - 1},
+          {"max_k", ozaki2_max_k(o.variant)},
+          {"gemm_dtype", std::string(dtype_name(gemm_dtype()))},
+          {"instruction", lowp.spec().op}};
 }
 
 }  // namespace ozref::schemes::ozaki2

@@ -7,6 +7,7 @@
 //   L  limb rows: the limbs of every modulus (split), G: the GEMM outputs of every modulus
 #pragma once
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct Setup {
   Axis products_axis() const { return {"3", Q, true}; }
   std::vector<size_t> moduli_batches() const;  // one leading row per modulus
   std::string modulus_label(size_t t) const;   // "modulus 443"
+  // What a kernel author needs (Scheme::constants): the moduli with their residue ranges, P and
+  // log2 P, the CRT weights as decimal integers, the exactness condition, the largest K.
+  nlohmann::json kernel_constants() const;
   const char* plane_name(size_t plane) const;  // "re", "im", "re+im", "re+i*im", "re-i*im"; "" for a real run
 };
 

@@ -2,12 +2,15 @@
 // exactly in doubles. Its check carries the scheme's exactness condition, the CRT bound
 // sum_k |A'_ik| |B'_kj| < P/2.
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "common/vector_clones.hpp"
 #include "schemes/ozaki2/crt_bound.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
 #include "schemes/stage_tools.hpp"
+#include "trace/compare.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {
@@ -69,6 +72,20 @@ void Truncate::compute(const Arrays& in, Arrays& out, size_t) const {
   }
 }
 
+namespace {
+
+// "truncate.a[i 0, k 1]: found -677, expected 677 = trunc(A[0, 1] 2^s_i) (A[0, 1] = 1.2e-11, s_i = 47)".
+std::string truncation_violation(bool a, const std::string& part, size_t wi, size_t wj, double got, long double want, double x, int shift) {
+  const std::string index = std::to_string(wi) + ", " + std::to_string(wj);
+  char values[160];
+  std::snprintf(values, sizeof values, ": found %.17g, expected %.17Lg = ", got, want);
+  return std::string("truncate.") + (a ? "a[" : "b[") + part + (a ? "i " : "k ") + std::to_string(wi) + (a ? ", k " : ", j ") + std::to_string(wj) + "]" +
+         values + (a ? "trunc(A[" + index + "] 2^s_i)" : "trunc(2^t_j B[" + index + "])") + " (" + (a ? "A[" : "B[") + index + "] = " +
+         element_text(DType::F8, reinterpret_cast<const uint8_t*>(&x)) + (a ? ", s_i = " : ", t_j = ") + std::to_string(shift) + ")";
+}
+
+}  // namespace
+
 // Contract (cheap): each integer is the scaled input truncated (recomputed in 80-bit arithmetic,
 // where x 2^s is exact), and the CRT bound holds. In a distributed run's block the elements are
 // named and ordered by their place in the whole A', B' and C (BlockFrame).
@@ -77,7 +94,7 @@ void Truncate::verify(const Arrays& in, const Arrays& out, size_t, Verify, Stage
   const BlockFrame& f = s.o.block;
   const int* row = in.data<int32_t>({Scale::kName, "row_shift"});
   const int* col = in.data<int32_t>({Scale::kName, "col_shift"});
-  auto check = [&](const char* name, const double* x, const double* got, size_t rows, size_t cols, bool by_row, const int* shift) {
+  auto check = [&](const double* x, const double* got, size_t rows, size_t cols, bool by_row, const int* shift) {
     const size_t whole_rows = by_row ? f.whole_m(rows) : rows, whole_cols = by_row ? cols : f.whole_n(cols);
     parallel_check(s.S * rows * cols, report, [&](size_t v0, size_t v1, StageReport& part) {
       for (size_t v = v0; v < v1; ++v) {
@@ -85,13 +102,13 @@ void Truncate::verify(const Arrays& in, const Arrays& out, size_t, Verify, Stage
         const long double want = std::trunc(std::ldexp(static_cast<long double>(x[v]), by_row ? shift[i] : shift[j]));
         if (got[v] == want) continue;
         const size_t wi = by_row ? f.row(i) : i, wj = by_row ? j : f.col(j);
-        part.violate(std::string(name) + index3(p, wi, wj) + " = " + std::to_string(got[v]) + " is not the integer of the scaled input",
+        part.violate(truncation_violation(by_row, s.S == 1 ? "" : p ? "im, " : "re, ", wi, wj, got[v], want, x[v], by_row ? shift[i] : shift[j]),
                      {0, by_row ? 0u : 1u, (uint64_t(p) * whole_rows + wi) * whole_cols + wj});
       }
     });
   };
-  if (f.checks_a) check("A'", in.data<double>({kInputStage, "a"}), out.data<double>(ref("a")), s.m, s.k, true, row);
-  if (f.checks_b) check("B'", in.data<double>({kInputStage, "b"}), out.data<double>(ref("b")), s.k, s.n, false, col);
+  if (f.checks_a) check(in.data<double>({kInputStage, "a"}), out.data<double>(ref("a")), s.m, s.k, true, row);
+  if (f.checks_b) check(in.data<double>({kInputStage, "b"}), out.data<double>(ref("b")), s.k, s.n, false, col);
   check_crt_bound(s, out.data<double>(ref("a")), out.data<double>(ref("b")), report);
 }
 

@@ -9,6 +9,7 @@
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
 #include "schemes/stage_tools.hpp"
+#include "trace/compare.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {
@@ -127,6 +128,19 @@ bool within_dd_rounding(double hi, double lo, double correction, int e, double g
 
 }  // namespace
 
+// "unscale.c[i 3, j 0]: found -2.29..., expected -1.14..., C' 2^e rounded to nearest even (C' =
+// -1234..., e = -(s_i + t_j) = -103)"; dd: outside the rounding of (hi + lo) 2^e.
+std::string unscale_violation(const Setup& s, const Operands& x, size_t at, size_t i, size_t j, int e, double got) {
+  const std::string part = s.S == 1 ? "" : at < s.m * s.n ? "re, " : "im, ";
+  const std::string where = "unscale.c[" + part + "i " + std::to_string(i) + ", j " + std::to_string(j) + "]: found " +
+                            element_text(DType::F8, reinterpret_cast<const uint8_t*>(&got));
+  if (x.hi) return where + ", not (hi + lo) 2^" + std::to_string(e) + " within the rounding of its sum";
+  const mpz_class exact = total(s, x, at);
+  const double want = nearest_double(exact, e);
+  return where + ", expected " + element_text(DType::F8, reinterpret_cast<const uint8_t*>(&want)) + ", C' 2^e rounded to nearest even (C' = " +
+         exact.get_str() + ", e = -(s_i + t_j) = " + std::to_string(e) + ")";
+}
+
 // Contract (cheap): exact and garner: equal to the GMP oracle's rounding of (C' + correction) 2^e;
 // dd: within the rounding of its sum (within_dd_rounding).
 void Unscale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageReport& report) const {
@@ -142,7 +156,7 @@ void Unscale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
                            : is_correct_rounding(total(s, x, at), e, c[at]);
       if (ok) continue;
       const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole C
-      part.violate("C" + index3(at / mn, f.row(v / s.n), f.col(v % s.n)) + (x.hi ? " is not (hi + lo) 2^e within its rounding" : " is not C' 2^e correctly rounded"),
+      part.violate(unscale_violation(s, x, at, f.row(v / s.n), f.col(v % s.n), e, c[at]),
                    {0, 0, f.c_element(at / mn, v / s.n, v % s.n, s.m, s.n)});
     }
   });

@@ -7,6 +7,7 @@
 #include "common/thread_scope.hpp"
 #include "exact/exact_gemm.hpp"
 #include "schemes/pipeline/array_window.hpp"
+#include "schemes/pipeline/difference_pattern.hpp"
 #include "schemes/pipeline/reproducer.hpp"
 #include "schemes/stage_tools.hpp"
 #include "trace/compare.hpp"
@@ -153,18 +154,25 @@ class Runner {
       const Tensor &mine = subject.get(st.ref(spec.name)), &cpus = cpu.get(st.ref(spec.name));
       const ArrayDifference d = compare_arrays(mine, cpus);
       if (!d.differing) continue;
-      if (cmp.differing == 0) first_difference(st, spec.name, x, window, d, mine, cpus, subject, cmp);
-      cmp.differing += d.differing;
+      const size_t words = integer_words(spec);  // C' counted and shown as integers, not 64-bit words
+      if (cmp.differing == 0) first_difference(st, spec.name, x, window, d, mine, cpus, subject, cmp, words);
+      if (cmp.differing == 0 && !o_.block) cmp.first_difference += "; pattern: " + difference_pattern(mine, cpus, spec);
+      cmp.differing += words > 1 ? differing_integers(mine, cpus, words) : d.differing;
     }
   }
 
   // The stage's first difference, named (and, in a block, placed) in the whole array, with its
   // reproducer for a GEMM stage: written, or in a block kept for the ranks to choose.
   void first_difference(const Stage& st, const std::string& array, size_t x, const ArrayWindow& window, const ArrayDifference& d,
-                        const Tensor& mine, const Tensor& cpus, const Arrays& subject, StageComparison& cmp) {
+                        const Tensor& mine, const Tensor& cpus, const Arrays& subject, StageComparison& cmp, size_t words) {
     const uint64_t at = o_.block ? window.whole_flat(d.first) : d.first;
     const std::string index = o_.block ? index_text(window.whole_shape, at) : d.index;
-    cmp.first_difference = array + index + ": subject " + d.left + ", cpu " + d.right;
+    cmp.first_difference = std::string(st.name()) + "." + array + index + ": found " + d.left + ", expected " + d.right;
+    if (words > 1) {  // the integer's index, without its word, and its value
+      std::vector<size_t> integers = o_.block ? window.whole_shape : mine.shape();
+      integers.pop_back();
+      cmp.first_difference = std::string(st.name()) + "." + array + index_text(integers, at / words) + ": " + integer_values(mine, cpus, d.first, words);
+    }
     cmp.first_at = {x, 0, at};
     if (o_.reproducers.empty()) return;
     const auto element = st.gemm_element(used_, subject, array, d.first);

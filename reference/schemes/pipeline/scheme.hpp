@@ -17,6 +17,9 @@ struct Scheme {
   std::string name;          // "ozaki2-int8"
   nlohmann::json options;    // the options as given, by their command-line names
   nlohmann::json resolved;   // what they resolve to: moduli, instruction, slices, bounds
+  // What a kernel author needs besides the arrays' schemas (ozref schema): Ozaki-II's moduli, P,
+  // CRT weights and bound on K; null where the scheme has none to give.
+  nlohmann::json constants;
   size_t m = 0, n = 0, k = 0;
   size_t parts = 1;          // 2: a complex product (re, im along a leading axis of inputs and result)
   std::vector<std::unique_ptr<Stage>> stages;

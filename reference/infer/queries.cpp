@@ -1,0 +1,123 @@
+#include "infer/queries.hpp"
+
+#include <algorithm>
+
+#include "formats/decode.hpp"
+#include "mma/execute.hpp"
+
+namespace ozref::infer {
+namespace {
+
+using mma::InstructionSpec;
+
+// A finite element of `f` with exponent field near `center` (within `spread`), random sign and
+// fraction; a random special value with probability 1/64 where the format has one.
+uint32_t element(const FormatSpec& f, int center, int spread, Rng& rng, bool short_fraction = false) {
+  const uint32_t sign = f.is_signed && rng.below(2) ? 1u << (f.bits - 1) : 0;
+  if (rng.below(64) == 0 && f.nan_rule != NanRule::None)
+    return static_cast<uint32_t>(rng.below(2) ? f.canonical_nan() : f.max_finite_encoding() + (f.has_infinity ? 1 : 0)) | sign;
+  const int top = static_cast<int>((f.max_finite_encoding() >> f.fraction_bits) & f.exponent_field_max());
+  for (;;) {  // only e4m3's NaN (exponent and fraction all ones) is drawn and redrawn
+    const int e = std::clamp(center + static_cast<int>(rng.below(2 * spread + 1)) - spread, 0, top);
+    const uint32_t bits = sign | static_cast<uint32_t>(e) << f.fraction_bits | static_cast<uint32_t>(rng.next() & f.fraction_mask() & (short_fraction ? f.fraction_mask() << (f.fraction_bits - 1) : ~0ull));
+    if (classify(f, bits) != FloatClass::NaN && classify(f, bits) != FloatClass::Infinity) return bits;
+  }
+}
+
+void fill_float(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
+  const FormatSpec& fa = format_spec(s.a_format);
+  const FormatSpec& fb = format_spec(s.b_format);
+  const int density_choices[] = {1, 2, 3, 4, s.k / 4, s.k / 2, s.k};
+  const int nonzero = std::max(1, density_choices[rng.below(7)]);
+  const int spreads[] = {0, 1, 3, 8, 64};
+  const int spread = spreads[rng.below(5)];
+  const int ca = static_cast<int>(rng.below(fa.exponent_field_max() + 1)), cb = static_cast<int>(rng.below(fb.exponent_field_max() + 1));
+  // Fractions of at most one bit make sums that land exactly on a rounding tie, where a term
+  // truncated far below decides the rounding.
+  const bool short_fraction = rng.below(3) == 0;
+  for (int n = 0; n < nonzero; ++n) {
+    const int k = static_cast<int>(rng.below(static_cast<uint64_t>(s.k)));
+    set_element(s, q.a, k, element(fa, ca, spread, rng, short_fraction));
+    set_element(s, q.b, k, element(fb, cb, spread, rng, short_fraction));
+  }
+  if (s.k >= 2 && rng.below(4) == 0) {  // products k0 and k1 cancel exactly
+    // k1 next to k0 half the time: a fused or exact group that sums to zero
+    const int k0 = static_cast<int>(rng.below(static_cast<uint64_t>(s.k)));
+    const int k1 = rng.below(2) ? k0 ^ 1 : (k0 + 1 + static_cast<int>(rng.below(static_cast<uint64_t>(s.k - 1)))) % s.k;
+    set_element(s, q.a, k1, mma::element_bits(s, q.a, k0));
+    set_element(s, q.b, k1, mma::element_bits(s, q.b, k0) ^ (1u << (fb.bits - 1)));
+  }
+  // C near the scale of a product of the centre exponents, or anywhere, or zero.
+  const int product_exp = ca - fa.bias + cb - fb.bias + 127;
+  const int c_exp = rng.below(6) == 0 ? static_cast<int>(rng.below(255)) : product_exp + static_cast<int>(rng.below(2 * 64 + 1)) - 80;
+  const FormatSpec& f32 = format_spec(FormatId::FP32);
+  q.c = rng.below(8) == 0 ? (rng.below(2) ? 0x80000000u : 0u) : element(f32, std::clamp(c_exp, 0, 254), 0, rng, short_fraction);
+}
+
+void fill_scales(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
+  const FormatSpec& f = format_spec(s.scale_format);
+  const int center = f.bias + static_cast<int>(rng.below(9)) - 4;
+  const int spreads[] = {0, 2, 8};
+  const int spread = spreads[rng.below(3)];
+  for (auto* scales : {&q.scale_a, &q.scale_b})
+    for (uint8_t& byte : *scales) byte = static_cast<uint8_t>(rng.below(128) ? element(f, center, spread, rng) : f.canonical_nan());
+}
+
+// A group of 8 or 16 products that sums to zero (one product and its negation) under the largest
+// scales: whether such a group still sets the alignment exponent shows only here.
+void zero_group(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
+  const int g = std::min(s.k, 8 << rng.below(2));
+  const int k0 = g * static_cast<int>(rng.below(static_cast<uint64_t>(s.k / g)));
+  const FormatSpec& f = format_spec(s.a_format);
+  for (int k = k0; k < k0 + g; ++k) set_element(s, q.a, k, 0), set_element(s, q.b, k, 0);
+  const uint32_t x = element(f, static_cast<int>(rng.below(f.exponent_field_max() + 1)), 0, rng);
+  const uint32_t y = element(f, static_cast<int>(rng.below(f.exponent_field_max() + 1)), 0, rng);
+  set_element(s, q.a, k0, x), set_element(s, q.a, k0 + 1, x);
+  set_element(s, q.b, k0, y), set_element(s, q.b, k0 + 1, y ^ (1u << (f.bits - 1)));
+  const size_t block = static_cast<size_t>(k0 / s.scale_block);
+  const uint8_t top = format_spec(s.scale_format).id == FormatId::UE8M0 ? 0xFE : 0x7E;  // largest finite
+  for (auto* scales : {&q.scale_a, &q.scale_b})
+    (*scales)[block] = static_cast<uint8_t>(std::min<int>(top, *std::max_element(scales->begin(), scales->end()) % (top + 1) + 3));
+}
+
+void fill_integer(MmaRecord& q, Rng& rng) {
+  const bool extreme = rng.below(2);  // all elements at the ends of the range: sums that saturate
+  for (auto* operand : {&q.a, &q.b})
+    for (uint8_t& byte : *operand) byte = static_cast<uint8_t>(extreme ? (rng.below(2) ? 0x7F : 0x80) + rng.below(2) : rng.next());
+  const uint32_t near_limit[] = {0x7FFFFFFFu - static_cast<uint32_t>(rng.below(1u << 20)), 0x80000000u + static_cast<uint32_t>(rng.below(1u << 20)),
+                                 static_cast<uint32_t>(rng.next())};
+  q.c = near_limit[rng.below(3)];
+}
+
+}  // namespace
+
+void set_element(const InstructionSpec& s, std::vector<uint8_t>& operand, int k, uint32_t bits) {
+  switch (s.packing) {
+    case mma::Packing::Byte: operand[k] = static_cast<uint8_t>(bits); return;
+    case mma::Packing::Half:
+      operand[2 * k] = static_cast<uint8_t>(bits >> 8), operand[2 * k + 1] = static_cast<uint8_t>(bits);
+      return;
+    case mma::Packing::PaddedFp4: operand[k] = static_cast<uint8_t>((bits & 0xF) << 2); return;
+    case mma::Packing::PackedFp4: {
+      const int shift = 4 * (k % 2);
+      operand[k / 2] = static_cast<uint8_t>((operand[k / 2] & ~(0xF << shift)) | (bits & 0xF) << shift);
+      return;
+    }
+  }
+}
+
+MmaRecord random_query(const InstructionSpec& s, Rng& rng) {
+  MmaRecord q;
+  q.op = s.op;
+  q.a.assign(mma::operand_bytes(s), 0);
+  q.b.assign(mma::operand_bytes(s), 0);
+  q.scale_a.assign(mma::scale_bytes(s), 0);
+  q.scale_b.assign(mma::scale_bytes(s), 0);
+  if (s.kind == mma::Kind::Integer) fill_integer(q, rng);
+  else fill_float(s, q, rng);
+  if (s.kind == mma::Kind::BlockScaled) fill_scales(s, q, rng);
+  if (s.kind == mma::Kind::BlockScaled && s.k >= 8 && rng.below(3) == 0) zero_group(s, q, rng);
+  return q;
+}
+
+}  // namespace ozref::infer
