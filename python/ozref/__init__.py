@@ -116,7 +116,7 @@ def schema(scheme: str, m: int, n: int, k: int, *, complex: bool = False, arch: 
     as decimal strings, max_k)."""
     options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, None,
                            0, None, moduli_list)
-    return _json.loads(_ozref.schema(scheme, _count(m, "m"), _count(n, "n"), _count(k, "k"), options, bool(complex)))
+    return _json.loads(_ozref.schema(scheme, _args.count(m, "m"), _args.count(n, "n"), _args.count(k, "k"), options, bool(complex)))
 
 
 _SCHEME_OPTIONS = ("arch", "op", "mode", "crt", "slicing", "accumulate", "moduli", "slices", "mantissa_bits", "kblock",
@@ -153,7 +153,7 @@ class TraceWriter:
     normal exit. Options as run()'s keywords."""
 
     def __init__(self, path, scheme: str, m: int, n: int, k: int, *, complex: bool = False, **options):
-        self._writer = _ozref.TraceWriter(str(path), scheme, _count(m, "m"), _count(n, "n"), _count(k, "k"), _scheme_options(options),
+        self._writer = _ozref.TraceWriter(str(path), scheme, _args.count(m, "m"), _args.count(n, "n"), _args.count(k, "k"), _scheme_options(options),
                                           bool(complex))
 
     def add(self, stage: str, array: str, data) -> None:
