@@ -5,7 +5,8 @@
 // which of the verb's options and which value from its table (good values and bad ones: negative,
 // past 2^31 and 2^64, NaN, devices, a FIFO, a symbolic link leading out of the work folder, a
 // folder, names that are not UTF-8 or 250 bytes long, a quote). The next bytes make the files:
-// A, B and C (.npy, up to 3 x 3, any bit patterns, f8 or f4), two trace folders holding A and B
+// A, B and C (.npy, up to 3 x 3, any bit patterns, f8 or f4), zero-sized operands that agree with
+// them (0 rows, 0 columns, k = 0; every scheme must take them), two trace folders holding A and B
 // under the same name, and the rest is the text of a trace (also gzip-compressed, with trailing
 // junk when a flag says so) and of a file named bad.npy. The trace folders' manifests are fixed here;
 // fuzz_trace edits real traces field by field. Checks: the exit code is 0, 1, 2 or 77; exit 2 comes
@@ -35,7 +36,8 @@ using Values = std::vector<std::string>;
 
 // "@name" is a file in the work folder; anything else is used as it is.
 const Values kInputs = {"@a.npy", "@b.npy", "@c.npy", "@bad.npy", "@t.jsonl", "@t.jsonl.gz", "@good.jsonl", "@\xff\xfe.jsonl",
-                        "@fifo", "@link.npy", "@dir", "@missing.npy", "/dev/zero", "/dev/null", "", "@trace", "@trace2"};
+                        "@fifo", "@link.npy", "@dir", "@missing.npy", "/dev/zero", "/dev/null", "", "@trace", "@trace2",
+                        "@zero-m-a.npy", "@zero-n-b.npy", "@zero-k-a.npy", "@zero-k-b.npy"};
 const Values kOutputs = {"@out.npy", "@c.npy", "@ro.npy", "@fifo", "@link.npy", "@dir", "@missing/x.npy", "/dev/null",
                          "@" + std::string(246, 'o') + ".npy", "", "@\xff.npy", "@trace/out.npy"};
 const Values kFolders = {"@probes", "@dir", "@fifo", "@a.npy", "@link.npy", "/proc/ozref-fuzz", "@probes'; touch pwned; '", ""};
@@ -46,7 +48,8 @@ const Values kThreads = {"0", "1", "2", "-1", "100000", "abc"};
 const Values kArchs = {"sm_90", "ideal", "sm_120", "sm_80", "nosuch", ""};
 const Values kProbes = {"/bin/true", "/bin/false", "@missing", "@a.npy"};
 const Values kTheorems = {"gemm_count.ozaki2_fp8", "int8_on_fp4", "no.such.theorem"};
-const Values kSchemes = {"ozaki2-int8", "ozaki2-fp8", "ozaki1-int8", "int8-on-fp4", "rare", "nosuch"};
+const Values kSchemes = {"ozaki2-int8", "ozaki2-fp8", "ozaki1-int8", "int8-on-fp4", "rare", "nosuch",
+                         "ozaki2-fp4", "ozaki1-fp4", "gemmul8@2.0.14", "cublas-fixedpoint@13.1"};
 const Values kCounts = {"0", "2", "3", "21", "-1", "x"};
 const Values kDists = {"phi:1", "integers:3", "phi:nan", "phi:-1", "randn", "nosuch"};
 const Values kVerifies = {"full", "cheap", "none", "nosuch"};
@@ -186,6 +189,11 @@ void make_files(const Folders& f, const uint8_t* data, size_t size, size_t at) {
   matrix("a.npy", m, k);
   matrix("b.npy", k, n);
   matrix("c.npy", m, n);
+  // zero-sized operands that agree with A and B in their other dimension: 0 x k, k x 0, m x 0, 0 x n
+  matrix("zero-m-a.npy", 0, k);
+  matrix("zero-n-b.npy", k, 0);
+  matrix("zero-k-a.npy", m, 0);
+  matrix("zero-k-b.npy", 0, n);
   const std::string text(reinterpret_cast<const char*>(data) + std::min(at, size), size - std::min(at, size));
   put(f.work / "t.jsonl", text);
   put(f.work / "\xff\xfe.jsonl", text);

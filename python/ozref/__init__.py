@@ -11,6 +11,7 @@ from typing import Optional, Union
 
 import numpy as _np
 
+from . import _arguments as _args
 from . import _ozref
 from ._arrays import byte_rows as _byte_rows
 from ._arrays import host_array as _host_array
@@ -28,12 +29,14 @@ class GpuUnavailable(RuntimeError):
 
 def exact(A, B, *, dtype="float64", threads: int = 0) -> _np.ndarray:
     """The exact product A @ B rounded once to `dtype` (float64 or float32), as `ozref exact`."""
-    fp64, fp32, _, _ = _ozref.exact(_host_array(A, "argument A"), _host_array(B, "argument B"), threads)
-    if _np.dtype(dtype) == _np.float64:
-        return fp64
-    if _np.dtype(dtype) == _np.float32:
-        return fp32
-    raise InputError(f"dtype: expected float64 or float32, got {_np.dtype(dtype)}")
+    try:
+        wanted = _np.dtype(dtype)
+    except TypeError:
+        raise InputError(f"dtype: expected float64 or float32, got {_args._shown(dtype)}") from None
+    if wanted not in (_np.float64, _np.float32):
+        raise InputError(f"dtype: expected float64 or float32, got {wanted}")
+    fp64, fp32, _, _ = _ozref.exact(_host_array(A, "argument A"), _host_array(B, "argument B"), _args.threads(threads))
+    return fp64 if wanted == _np.float64 else fp32
 
 
 def check(A, B, C, *, threads: int = 0, at_least: Optional[float] = None, metric: str = "maxnorm") -> dict:
@@ -42,20 +45,12 @@ def check(A, B, C, *, threads: int = 0, at_least: Optional[float] = None, metric
     as `--at-least BITS --metric METRIC`: the report's "gate" holds the verdict (passed, bits,
     message)."""
     if at_least is not None and (isinstance(at_least, bool) or not isinstance(at_least, (int, float, _np.integer, _np.floating))):
-        raise InputError(f"at_least: {at_least!r} is not a number")
-    if metric not in ("maxnorm", "elementwise"):
-        raise InputError(f"metric: expected maxnorm or elementwise, got {metric!r}")
+        raise InputError(f"at_least: {_args._shown(at_least)} is not a number")
+    if not isinstance(metric, str) or metric not in ("maxnorm", "elementwise"):
+        raise InputError(f"metric: expected maxnorm or elementwise, got {_args._shown(metric)}")
     return _json.loads(_ozref.check(_host_array(A, "argument A"), _host_array(B, "argument B"),
-                                    _host_array(C, "argument C"), threads, None if at_least is None else float(at_least), metric))
-
-
-def _count(value, name):
-    """A count option: None (the scheme's default) or a positive integer."""
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)) or value < 1:
-        raise InputError(f"{name}: {value!r} is not a positive integer")
-    return int(value)
+                                    _host_array(C, "argument C"), _args.threads(threads),
+                                    None if at_least is None else float(at_least), metric))
 
 
 def _mantissa_bits(value):
@@ -66,7 +61,7 @@ def _mantissa_bits(value):
     if isinstance(value, str):
         return value
     if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
-        raise InputError(f"mantissa_bits: {value!r} is not an integer")
+        raise InputError(f"mantissa_bits: {_args._shown(value)} is not an integer")
     return str(int(value))
 
 
@@ -87,10 +82,12 @@ def _moduli_list(value):
 
 def _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify, threads,
                  dump, moduli_list=None):
-    moduli, slices, kblock = _count(moduli, "moduli"), _count(slices, "slices"), _count(kblock, "kblock")
-    return _ozref.RunOptions(arch, op or "", mode or "", crt or "", slicing or "", accumulate or "", moduli, slices,
-                             _mantissa_bits(mantissa_bits), kblock, complex_product or "", verify or "", threads,
-                             str(dump) if dump else "", _moduli_list(moduli_list))
+    moduli, slices, kblock = _args.count(moduli, "moduli"), _args.count(slices, "slices"), _args.count(kblock, "kblock")
+    t = _args.text
+    return _ozref.RunOptions(t(arch, "arch", False), t(op, "op"), t(mode, "mode"), t(crt, "crt"), t(slicing, "slicing"),
+                             t(accumulate, "accumulate"), moduli, slices, _mantissa_bits(mantissa_bits), kblock,
+                             t(complex_product, "complex_product"), t(verify, "verify"), _args.threads(threads),
+                             _args.path(dump, "dump"), _moduli_list(moduli_list))
 
 
 def run(scheme: str, A, B, *, arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None,
@@ -104,7 +101,8 @@ def run(scheme: str, A, B, *, arch: str = "ideal", op: Optional[str] = None, mod
     pairwise-coprime moduli in place of `moduli`."""
     options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify,
                            threads, dump, moduli_list)
-    report, c, code = _ozref.run(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
+    report, c, code = _ozref.run(_args.text(scheme, "scheme", False), _host_array(A, "argument A"), _host_array(B, "argument B"),
+                                 options)
     return RunResult(_json.loads(report), c, code)
 
 
@@ -118,7 +116,7 @@ def schema(scheme: str, m: int, n: int, k: int, *, complex: bool = False, arch: 
     as decimal strings, max_k)."""
     options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, None,
                            0, None, moduli_list)
-    return _json.loads(_ozref.schema(scheme, _count(m, "m"), _count(n, "n"), _count(k, "k"), options, bool(complex)))
+    return _json.loads(_ozref.schema(scheme, _args.count(m, "m"), _args.count(n, "n"), _args.count(k, "k"), options, bool(complex)))
 
 
 _SCHEME_OPTIONS = ("arch", "op", "mode", "crt", "slicing", "accumulate", "moduli", "slices", "mantissa_bits", "kblock",
@@ -155,7 +153,7 @@ class TraceWriter:
     normal exit. Options as run()'s keywords."""
 
     def __init__(self, path, scheme: str, m: int, n: int, k: int, *, complex: bool = False, **options):
-        self._writer = _ozref.TraceWriter(str(path), scheme, _count(m, "m"), _count(n, "n"), _count(k, "k"), _scheme_options(options),
+        self._writer = _ozref.TraceWriter(str(path), scheme, _args.count(m, "m"), _args.count(n, "n"), _args.count(k, "k"), _scheme_options(options),
                                           bool(complex))
 
     def add(self, stage: str, array: str, data) -> None:
@@ -219,9 +217,9 @@ def _npy_path(value, name):
 def verify_trace(path, *, a=None, b=None, verify: Optional[str] = None, reproducers=None, threads: int = 0) -> RunResult:
     """A trace folder verified stage by stage, as `ozref verify-trace PATH` (a, b: .npy files of the
     inputs when the trace holds none)."""
-    options = _ozref.VerifyTraceOptions(_npy_path(a, "a"), _npy_path(b, "b"), verify or "", _npy_path(reproducers, "reproducers"),
-                                        threads)
-    report, c, code = _ozref.verify_trace(str(path), options)
+    options = _ozref.VerifyTraceOptions(_npy_path(a, "a"), _npy_path(b, "b"), _args.text(verify, "verify"),
+                                        _npy_path(reproducers, "reproducers"), _args.threads(threads))
+    report, c, code = _ozref.verify_trace(_args.path(path, "path", False), options)
     return RunResult(_json.loads(report), c, code)
 
 
@@ -234,9 +232,10 @@ def lockstep(scheme: str, A, B, *, lockstep: str = "resync", gemm: str = "mma", 
     """A scheme on the GPU twins of its stages and on the CPU, compared stage by stage, as
     `ozref lockstep`. Raises GpuUnavailable (with the reason) where no GPU can be used."""
     options = _ozref.LockstepOptions(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock,
-                                                  complex_product, verify, threads, dump, moduli_list), lockstep, gemm,
-                                    fault or "")
-    available, why_not, _, result = _ozref.lockstep(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), options)
+                                                  complex_product, verify, threads, dump, moduli_list),
+                                     _args.text(lockstep, "lockstep", False), _args.text(gemm, "gemm", False), _args.text(fault, "fault"))
+    available, why_not, _, result = _ozref.lockstep(_args.text(scheme, "scheme", False), _host_array(A, "argument A"),
+                                                    _host_array(B, "argument B"), options)
     if not available:
         raise GpuUnavailable(why_not)
     report, c, code = result
@@ -272,7 +271,7 @@ def fuzz(subject, *, at_least: Optional[float] = None, metric: str = "maxnorm", 
     o.at_least, o.metric, o.properties, o.generators = at_least, metric, properties, generators
     o.seconds, o.cases, o.first_case, o.seed = seconds, cases, first_case, seed
     o.max_m, o.max_n, o.max_k, o.timeout, o.shrink_seconds = max_m, max_n, max_k, timeout, shrink_seconds
-    o.out, o.replay, o.threads = str(out) if out else "", str(replay) if replay else "", threads
+    o.out, o.replay, o.threads = _args.path(out, "out"), _args.path(replay, "replay"), _args.threads(threads)
     o.set_scheme(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, None, None, 0, None))
     if callable(subject):
         convert = _array_converter(array_type)
@@ -287,11 +286,15 @@ def mma(op: str, a, b, c, *, arch: str = "sm_90", scale_a=None, scale_b=None):
     as bit patterns: a and b the element's row of A and column of B along K as the instruction's
     operand bytes (bytes or uint8), c the accumulator's 32-bit pattern. With 2-D a and b (one row
     per element) and a 1-D c, D for every row (a uint32 array); else D as an int."""
+    op, arch = _args.text(op, "op", False), _args.text(arch, "arch", False)
     single = _np.ndim(c) == 0
     rows_a, rows_b = _byte_rows(a, "argument a"), _byte_rows(b, "argument b")
-    cs = _np.ascontiguousarray(_np.atleast_1d(_np.asarray(c, dtype=_np.int64)))
-    if cs.size and (cs.min() < 0 or cs.max() > 0xFFFFFFFF):
-        raise InputError("argument c: expected 32-bit patterns (0 .. 0xFFFFFFFF)")
+    try:
+        cs = _np.ascontiguousarray(_np.atleast_1d(_np.asarray(c, dtype=_np.int64)))
+    except (TypeError, ValueError, OverflowError):
+        cs = None
+    if cs is None or cs.ndim != 1 or (cs.size and (cs.min() < 0 or cs.max() > 0xFFFFFFFF)):
+        raise InputError("argument c: expected 32-bit patterns (0 .. 0xFFFFFFFF), one integer or a 1-D array of them")
     empty = _np.zeros((len(cs), 0), dtype=_np.uint8)
     sa = _byte_rows(scale_a, "argument scale_a") if scale_a is not None else empty
     sb = _byte_rows(scale_b, "argument scale_b") if scale_b is not None else empty
@@ -301,11 +304,11 @@ def mma(op: str, a, b, c, *, arch: str = "sm_90", scale_a=None, scale_b=None):
 
 def instruction(op: str, arch: str = "sm_90") -> dict:
     """What the model knows of an instruction: kind, k, operand and scale bytes, evidence."""
-    return _ozref.instruction(op, arch)
+    return _ozref.instruction(_args.text(op, "op", False), _args.text(arch, "arch", False))
 
 
 def instructions(arch: str = "sm_90") -> list:
-    return _ozref.instructions(arch)
+    return _ozref.instructions(_args.text(arch, "arch", False))
 
 
 def architectures() -> list:

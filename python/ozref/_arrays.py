@@ -25,11 +25,21 @@ def _from_device(x, name):
                      "get(), cpu() or __array__() to copy it to the host")
 
 
+def _resolved_torch_bits(x):
+    """A PyTorch tensor with its lazy negation or conjugation applied: DLPack has no such bits, so
+    a tensor that has one (`t.conj().imag`, `torch._neg_view(t)`) would be read with the wrong sign."""
+    for bit, resolve in (("is_neg", "resolve_neg"), ("is_conj", "resolve_conj")):
+        if callable(getattr(x, bit, None)) and getattr(x, bit)():
+            x = getattr(x, resolve)()
+    return x
+
+
 def host_array(x, name):
     """`x` as a C-contiguous, native-endian NumPy array; `name` appears in errors."""
     if not isinstance(x, np.ndarray) and hasattr(x, "__dlpack__"):
         if hasattr(x, "detach"):  # a PyTorch tensor that requires grad exports no DLPack capsule
             x = x.detach()
+        x = _resolved_torch_bits(x)
         if hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] not in _HOST_DEVICES:
             x = _from_device(x, name)
         if not isinstance(x, np.ndarray):
@@ -37,7 +47,11 @@ def host_array(x, name):
                 x = np.from_dlpack(x)
             except (BufferError, TypeError, RuntimeError) as e:
                 raise InputError(f"{name}: cannot be read through DLPack ({e})") from None
-    x = np.ascontiguousarray(x)
+    try:
+        x = np.ascontiguousarray(x)
+    except (TypeError, ValueError, OverflowError) as e:  # ragged lists, numbers out of every dtype's range
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise InputError(f"{name}: cannot be read as an array ({why[:80]})") from None
     if x.dtype.byteorder == ">":
         x = x.astype(x.dtype.newbyteorder("="))
     return x

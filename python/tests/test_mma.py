@@ -58,4 +58,9 @@ def test_mma_refusals_name_the_problem():
         ozref.mma(op, bytes(32), bytes(32), 0, arch="sm_1")
     with pytest.raises(ozref.InputError, match=r"argument c: expected 32-bit patterns"):
         ozref.mma(op, bytes(32), bytes(32), 2**32)
+    rows = np.zeros((3, 32), dtype=np.uint8)
+    with pytest.raises(ozref.InputError, match=r"c holds 2 accumulators, but a and b hold the operands of 3 elements"):
+        ozref.mma(op, rows, rows, np.zeros(2, dtype=np.uint32))  # c's row count wrong: c is named, not a
+    with pytest.raises(ozref.InputError, match=r"c holds 1 accumulators, but a and b hold the operands of 3 elements"):
+        ozref.mma(op, rows, rows, 0)
     assert "sm_90" in ozref.architectures()

@@ -89,3 +89,19 @@ def test_a_torch_integer_tensor_is_refused_by_name(tensors):
                                   example.test_a_truncated_emulation_is_caught], ids=lambda f: f.__name__)
 def test_the_worked_example_on_torch_tensors(case, operands):  # noqa: F811 (the fixture)
     case("torch", operands)
+
+
+def test_tensors_with_the_negative_or_conjugate_bit(rng):
+    """PyTorch's lazy negation and conjugation are flags DLPack cannot carry: ozref applies them, so the
+    values read are the tensor's values (the oracle: the same values materialised in NumPy)."""
+    Z = rng.standard_normal((5, 7)) + 1j * rng.standard_normal((5, 7))
+    B = rng.standard_normal((7, 3))
+    imag_of_conj = torch.from_numpy(Z.copy()).conj().imag  # a view of Z.imag with the negative bit set
+    negated = torch._neg_view(torch.from_numpy(B.copy()))
+    assert imag_of_conj.is_neg() and negated.is_neg()
+    assert ozref.exact(imag_of_conj, B).tobytes() == ozref.exact(-Z.imag, B).tobytes()
+    assert ozref.exact(Z.real, negated).tobytes() == ozref.exact(Z.real, -B).tobytes()
+    conjugated = torch.from_numpy(Z.copy()).conj()  # the conjugate bit: exported as the conjugate's values
+    assert conjugated.is_conj()
+    ozref_input = ozref._arrays.host_array(conjugated, "argument A")
+    assert ozref_input.tobytes() == np.conj(Z).tobytes()

@@ -48,6 +48,10 @@ uint32_t mma(const std::string& op, const MmaOperands& x, const std::string& arc
 std::vector<uint32_t> mma(const std::string& op, const MmaBatch& x, const std::string& arch) {
   const mma::InstructionSpec& spec = mma::instruction(mma::arch(arch), op);
   const size_t count = x.c.size(), bytes = mma::operand_bytes(spec), scales = mma::scale_bytes(spec);
+  // a and b agreeing on a count of elements that c does not hold: c is the one to blame
+  if (x.a.size() == x.b.size() && x.a.size() % bytes == 0 && x.a.size() / bytes != count)
+    throw InputError(op + ": c holds " + std::to_string(count) + " accumulators, but a and b hold the operands of " +
+                     std::to_string(x.a.size() / bytes) + " elements (" + std::to_string(bytes) + " bytes each)");
   require_bytes(op, "a", x.a.size(), count, bytes);
   require_bytes(op, "b", x.b.size(), count, bytes);
   require_bytes(op, "scale_a", x.scale_a.size(), count, scales);

@@ -8,6 +8,7 @@
 #include "common/printable_text.hpp"
 #if OZREF_WITH_MPI
 #include "mpi/mpi_world.hpp"
+#include "mpi/rank_agreement.hpp"
 #endif
 
 namespace ozref::cli {
@@ -48,6 +49,15 @@ int run_command_line(int argc, const char* const* argv, std::ostream& out, std::
   Action action;
   add_verbs(app, action);
   refuse_option_like_values(app);
+#if OZREF_WITH_MPI
+  if (mpi::active()) {  // before anything else, so that ranks started differently neither diverge nor wait for each other
+    const std::string differs = mpi::command_line_disagreement(argc, argv);
+    if (!differs.empty()) {
+      err << "ozref: error: " << differs << "\n";
+      return 2;
+    }
+  }
+#endif
   const std::string first = argc > 1 ? argv[1] : "";
   if (argc < 2) {
     err << "ozref: error: no verb given (verbs: " << verb_list(app) << "; ozref --help describes them)\n";

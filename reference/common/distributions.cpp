@@ -1,8 +1,11 @@
 #include "common/distributions.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <sstream>
 
+#include "common/decimal_text.hpp"
 #include "common/error.hpp"
 
 namespace ozref {
@@ -11,16 +14,13 @@ Distribution parse_distribution(const std::string& text) {
   const auto colon = text.find(':');
   const std::string name = text.substr(0, colon);
   Distribution d;
-  auto number = [&](void) {
+  const std::string value = colon == std::string::npos ? std::string() : text.substr(colon + 1);
+  auto number = [&](double hi, bool integer) {  // a plain decimal (common/decimal_text.hpp)
     if (colon == std::string::npos) throw InputError("distribution '" + text + "' needs a value after ':'");
-    try {
-      size_t used = 0;
-      const double v = std::stod(text.substr(colon + 1), &used);
-      if (used != text.size() - colon - 1) throw std::invalid_argument("");
-      return v;
-    } catch (const std::exception&) {
-      throw InputError("distribution '" + text + "': '" + text.substr(colon + 1) + "' is not a number");
-    }
+    const std::string range = integer ? "an integer in [0, 2^52]" : "a decimal number in [0, " + std::to_string(int(hi)) + "]";
+    const std::optional<double> v = integer && !decimal_integer_in(value, 0, uint64_t{1} << 52) ? std::nullopt : decimal_in(value, 0, hi);
+    if (!v) throw InputError("distribution " + quoted_excerpt(text) + ": " + quoted_excerpt(value) + " is not " + range);
+    return *v;
   };
   if (name == "randn" && colon == std::string::npos) {
     d.kind = Distribution::Randn;
@@ -28,14 +28,10 @@ Distribution parse_distribution(const std::string& text) {
     d.kind = Distribution::Uniform;
   } else if (name == "phi") {
     d.kind = Distribution::Phi;
-    d.parameter = number();
-    if (!(d.parameter >= 0 && d.parameter <= kMaxPhi))  // NaN fails both
-      throw InputError("distribution '" + text + "': phi must be in [0, " + std::to_string(int(kMaxPhi)) + "]");
+    d.parameter = number(kMaxPhi, false);
   } else if (name == "integers") {
     d.kind = Distribution::Integers;
-    d.parameter = number();
-    if (d.parameter < 0 || d.parameter > 0x1p52 || d.parameter != std::floor(d.parameter))
-      throw InputError("distribution '" + text + "': R must be an integer in [0, 2^52]");
+    d.parameter = number(0x1p52, true);
   } else {
     throw InputError("unknown distribution '" + text + "' (known: randn, uniform, phi:X, integers:R)");
   }

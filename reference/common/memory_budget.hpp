@@ -7,7 +7,12 @@
 
 namespace ozref {
 
-// The machine's physical memory, unless set_memory_budget lowered it (tests and fuzzers do).
+// What the system would give this process now: the least of MemAvailable (/proc/meminfo), the
+// soft RLIMIT_AS and RLIMIT_DATA, and the cgroup's memory limit (v2 memory.max, v1
+// memory.limit_in_bytes); the physical memory when none of them can be read.
+uint64_t available_memory();
+
+// available_memory(), unless set_memory_budget set it (tests and fuzzers do).
 uint64_t memory_budget();
 void set_memory_budget(uint64_t bytes);
 

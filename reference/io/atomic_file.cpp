@@ -124,8 +124,9 @@ void AtomicFile::abandon() {
 
 void AtomicFile::write(std::string_view bytes) { write_all(fd_, bytes, path_); }
 
-void AtomicFile::resize(uint64_t bytes) {
-  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) throw InputError(path_ + ": cannot size the file: " + std::strerror(errno));
+void AtomicFile::reserve(uint64_t bytes) {
+  const int code = ::posix_fallocate(fd_, 0, static_cast<off_t>(bytes));  // an error number, not -1 and errno
+  if (code != 0) throw InputError(path_ + ": cannot allocate " + std::to_string(bytes) + " bytes for the file: " + std::strerror(code));
 }
 
 void AtomicFile::commit() {

@@ -44,7 +44,9 @@ class AtomicFile {
 
   const std::string& temp_path() const { return temp_; }
   void write(std::string_view bytes);  // appended at the file position
-  void resize(uint64_t bytes);         // the temporary file's length (zeros past what was written)
+  // The temporary file's length, its blocks allocated (zeros past what was written): a file system
+  // without room refuses here, before other processes write into the file.
+  void reserve(uint64_t bytes);
   void commit();                       // flushed to disk and renamed over the target
 
  private:

@@ -101,8 +101,9 @@ bool exact_regime_gemm(const InstructionSpec& spec, const GemmOperands& x, int t
   // sum_k |a||b| <= min(row max * column sum, row sum * column max), in units of 2^-2s; the
   // largest row max times the largest column sum settles most cases without the m x n loop.
   const uint64_t limit = uint64_t{1} << (capacity_bits(spec));  // in units: 2^(cap - 2s) * 2^2s
-  const uint64_t max_row_max = *std::max_element(row_abs_max.begin(), row_abs_max.end());
-  const uint64_t max_col_sum = *std::max_element(col_abs_sum.begin(), col_abs_sum.end());
+  // (0 for m = 0 or n = 0, whose D is empty: an empty vector has no largest element to read)
+  const auto largest = [](const std::vector<uint64_t>& v) { return v.empty() ? uint64_t{0} : *std::max_element(v.begin(), v.end()); };
+  const uint64_t max_row_max = largest(row_abs_max), max_col_sum = largest(col_abs_sum);
   if (max_row_max * max_col_sum + c_max >= limit) {
     bool fits = true;
 #pragma omp parallel for schedule(static) reduction(&& : fits) num_threads(threads > 0 ? threads : omp_get_max_threads())

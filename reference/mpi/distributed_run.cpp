@@ -13,6 +13,7 @@
 #include "mpi/merged_metrics.hpp"
 #include "mpi/mpi_world.hpp"
 #include "mpi/parallel_npy.hpp"
+#include "mpi/rank_agreement.hpp"
 #include "mpi/rank_part.hpp"
 #include "schemes/pipeline/runner.hpp"
 #include "schemes/stage_tools.hpp"
@@ -30,6 +31,7 @@ std::string why_not_distributed(const std::string& scheme, bool complex, bool fi
 SchemeRun run_distributed(const SchemeRunRequest& request, const std::string& a_path, const std::string& b_path,
                           const std::string& out_path) {
   const auto start = std::chrono::steady_clock::now();
+  agree_on_inputs({{"--a", a_path}, {"--b", b_path}});
   on_every_rank([&] {
     if (rank() == 0 && !out_path.empty()) check_output_file(out_path, "--out", {a_path, b_path});  // before the work, not after it
   });

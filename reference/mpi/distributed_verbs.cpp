@@ -6,11 +6,13 @@
 #include "mpi/merged_metrics.hpp"
 #include "mpi/mpi_world.hpp"
 #include "mpi/parallel_npy.hpp"
+#include "mpi/rank_agreement.hpp"
 #include "mpi/rank_part.hpp"
 
 namespace ozref::mpi {
 
 ProductShape exact_distributed(const std::string& a_path, const std::string& b_path, const std::string& out_path, int threads) {
+  agree_on_inputs({{"--a", a_path}, {"--b", b_path}});
   on_every_rank([&] {
     if (rank() == 0) check_output_file(out_path, "--out", {a_path, b_path});  // before the work, not after it
   });
@@ -28,6 +30,7 @@ ProductShape exact_distributed(const std::string& a_path, const std::string& b_p
 }
 
 CheckOutcome check_distributed(const std::string& a_path, const std::string& b_path, const std::string& c_path, int threads) {
+  agree_on_inputs({{"--a", a_path}, {"--b", b_path}, {"--c", c_path}});
   RankPart part;
   NpyArray c_block;
   on_every_rank([&] {

@@ -11,6 +11,7 @@
 #include "mpi/block_run.hpp"
 #include "mpi/merged_metrics.hpp"
 #include "mpi/mpi_world.hpp"
+#include "mpi/rank_agreement.hpp"
 #include "mpi/rank_part.hpp"
 #include "schemes/manifest.hpp"
 #include "schemes/pipeline/reproducer.hpp"
@@ -121,6 +122,11 @@ std::string why_trace_not_distributed(const schemes::Scheme& whole) {
 
 TraceVerification verify_trace_distributed(const TraceVerificationRequest& request) {
   const auto start = std::chrono::steady_clock::now();
+  // The manifest holds every array's hash, which the rank that checks the array compares.
+  std::vector<NamedInput> inputs = {{"the trace's manifest", request.dir + "/manifest.json"}};
+  if (!request.a.empty()) inputs.push_back({"--a", request.a});
+  if (!request.b.empty()) inputs.push_back({"--b", request.b});
+  agree_on_inputs(inputs);
   Manifest manifest;
   TraceVerification v;
   bool from_files = false, in_one_process = false;

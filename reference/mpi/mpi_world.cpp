@@ -88,6 +88,13 @@ std::vector<char> gather_on_root(const void* bytes, size_t size) {
   return all;
 }
 
+std::vector<char> gather_on_every_rank(const void* bytes, size_t size) {
+  const PhaseTimer timer(Phase::Agreement);
+  std::vector<char> all(size * size_t(ranks()));
+  require(MPI_Allgather(bytes, int(size), MPI_BYTE, all.data(), int(size), MPI_BYTE, MPI_COMM_WORLD), "MPI_Allgather");
+  return all;
+}
+
 std::string broadcast_from_root(const std::string& text) {
   const PhaseTimer timer(Phase::Agreement);
   unsigned long long length = text.size();

@@ -38,6 +38,9 @@ void on_every_rank(const std::function<void()>& step);
 // gives the same number of bytes.
 std::vector<char> gather_on_root(const void* bytes, size_t size);
 
+// The same, concatenated in rank order on every rank.
+std::vector<char> gather_on_every_rank(const void* bytes, size_t size);
+
 // Rank 0's string, on every rank.
 std::string broadcast_from_root(const std::string& text);
 

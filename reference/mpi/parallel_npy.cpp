@@ -26,14 +26,20 @@ std::string npy_header(size_t m, size_t n) {
   return serialize_npy(shape_only);  // no data: the header alone
 }
 
-// Each row of the block is one contiguous run of the file.
+// Each row of the block is one contiguous run of the file; a short write (MPI-IO may report one
+// as success) is a failure too.
 void write_block(MPI_File file, size_t data_start, size_t n, const dist::Block& block, std::span<const double> data,
                  const std::string& path) {
   const size_t cols = block.cols.size();
   for (size_t r = 0; r < block.rows.size() && cols; ++r) {
     const MPI_Offset at = MPI_Offset(data_start + ((block.rows.begin + r) * n + block.cols.begin) * sizeof(double));
-    require_io(MPI_File_write_at(file, at, data.data() + r * cols, int(cols), MPI_DOUBLE, MPI_STATUS_IGNORE), path,
-               "cannot write its rows");
+    MPI_Status status;
+    require_io(MPI_File_write_at(file, at, data.data() + r * cols, int(cols), MPI_DOUBLE, &status), path, "cannot write its rows");
+    int written = 0;
+    MPI_Get_count(&status, MPI_DOUBLE, &written);
+    if (written != int(cols))
+      throw InputError(path + ": rank " + std::to_string(rank()) + " wrote " + std::to_string(written) + " of the " + std::to_string(cols) +
+                       " elements of row " + std::to_string(block.rows.begin + r) + " (is the file system full?)");
   }
 }
 
@@ -46,7 +52,7 @@ void write_npy_in_parallel(const std::string& path, size_t m, size_t n, const di
     if (rank() != 0) return;
     file.emplace(path);
     file->write(header);
-    file->resize(header.size() + m * n * sizeof(double));
+    file->reserve(header.size() + m * n * sizeof(double));
   });
   const std::string temp = broadcast_from_root(file ? file->temp_path() : std::string());
   MPI_File handle = MPI_FILE_NULL;

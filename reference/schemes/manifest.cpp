@@ -6,9 +6,10 @@
 namespace ozref::schemes {
 namespace {
 
+// 0 included: a product with an empty dimension is a product every scheme computes (and dumps).
 size_t dimension(const nlohmann::json& j, const char* key, const std::string& path) {
-  if (!j.contains(key) || !j.at(key).is_number_unsigned() || j.at(key).get<size_t>() == 0 || j.at(key).get<size_t>() > (size_t{1} << 31))
-    throw InputError(path + ": field \"" + key + "\" must be an integer in 1..2^31");
+  if (!j.contains(key) || !j.at(key).is_number_unsigned() || j.at(key).get<size_t>() > (size_t{1} << 31))
+    throw InputError(path + ": field \"" + key + "\" must be an integer in 0..2^31");
   return j.at(key).get<size_t>();
 }
 

@@ -214,6 +214,12 @@ TEST_CASE("api: mma on a batch equals one element at a time, and sizes are check
     CHECK(d[i] == api::mma(op, {.a = std::span(a).subspan(i * 32, 32), .b = std::span(b).subspan(i * 32, 32), .c = c[i]}));
   }
   CHECK_THROWS_WITH(api::mma(op, api::MmaBatch{.a = std::span(a).first(95), .b = b, .c = c}), Catch::Contains("a must hold 3 x 32 bytes, got 95"));
+  // c with a row too few or too many: c is named, not a
+  CHECK_THROWS_WITH(api::mma(op, api::MmaBatch{.a = a, .b = b, .c = std::span(c).first(2)}),
+                    Catch::Contains("c holds 2 accumulators, but a and b hold the operands of 3 elements (32 bytes each)"));
+  CHECK_THROWS_WITH(api::mma(op, api::MmaBatch{.a = std::span(a).first(64), .b = std::span(b).first(64), .c = c}),
+                    Catch::Contains("c holds 3 accumulators, but a and b hold the operands of 2 elements"));
+  CHECK_THROWS_WITH(api::mma(op, api::MmaBatch{.a = a, .b = std::span(b).first(64), .c = c}), Catch::Contains("b must hold 3 x 32 bytes, got 64"));
   CHECK_THROWS_WITH(api::mma("mma.sync.nonsense", api::MmaOperands{.a = a, .b = b}), Catch::Contains("does not model the instruction 'mma.sync.nonsense'"));
 }
 

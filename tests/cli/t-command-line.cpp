@@ -50,18 +50,23 @@ TEST_CASE("command line: numeric options outside their range are refused, naming
            {{"demo", "--k", "1e3"}, "--k: '1e3' " + dims},
            {{"demo", "--seed", "-1"}, "--seed: '-1' is not an integer in [0, 18446744073709551615]"},
            {{"demo", "--seed", "18446744073709551616"}, "--seed: '18446744073709551616' is not an integer"},
-           {{"demo", "--phi", "nan"}, "--phi: 'nan' is not a finite number in [0, 64]"},
-           {{"demo", "--phi", "inf"}, "--phi: 'inf' is not a finite number in [0, 64]"},
-           {{"demo", "--phi", "65"}, "--phi: '65' is not a finite number in [0, 64]"},
+           {{"demo", "--phi", "nan"}, "--phi: 'nan' is not a decimal number in [0, 64]"},
+           {{"demo", "--phi", "inf"}, "--phi: 'inf' is not a decimal number in [0, 64]"},
+           {{"demo", "--phi", "65"}, "--phi: '65' is not a decimal number in [0, 64]"},
            {{"demo", "--threads", "100000"}, "--threads: '100000' is not an integer in [0, 1024]"},
            {{"exact", "--a", "a", "--b", "b", "--out", "c", "--threads", "-1"}, "--threads: '-1' is not an integer in [0, 1024]"},
            {{"check", "--a", "a", "--b", "b", "--c", "c", "--threads", "100000"}, "--threads: '100000'"},
+           {{"demo", "--phi", "0x1p3"}, "--phi: '0x1p3' is not a decimal number in [0, 64]"},
+           {{"demo", "--phi", "1e1"}, "--phi: '1e1' is not a decimal number in [0, 64]"},
+           {{"demo", "--seed", "-0"}, "--seed: '-0' is not an integer in [0, 18446744073709551615]"},
+           {{"run", "--dist", "integers:1e3"}, "'1e3' is not an integer"},
+           {{"run", "--dist", "phi:0x1p3"}, "'0x1p3' is not a decimal number"},
        }) {
     INFO(args[1] << " " << args[2]);
     require_refusal(args, "ozref " + args[0] + ": error: ", needle);
     ++cases;
   }
-  cases.report(12);
+  cases.report(17);
 }
 
 TEST_CASE("command line: --threads is an option of exact, check, demo, run, verify-trace and lockstep, and of no other verb", "[cli]") {

@@ -1,8 +1,8 @@
 #include "schemes/cublas_fixedpoint/scheme.hpp"
 
-#include <algorithm>
 #include <string_view>
 
+#include "common/decimal_text.hpp"
 #include "common/error.hpp"
 #include "schemes/cublas_fixedpoint/dynamic_count.hpp"
 #include "schemes/cublas_fixedpoint/stages.hpp"
@@ -23,16 +23,11 @@ int count_of(const std::string& digits, const std::string& value) {
   if (digits.empty())
     throw InputError(name + " needs --mantissa-bits: " + std::to_string(kMinBits) + ".." + std::to_string(kMaxFixedBits) +
                      " (cuBLAS's FIXED control) or a count the DYNAMIC control reported (up to " + std::to_string(kMaxBits) + ")");
-  // A plain decimal, leading zeros allowed as in every integer option; more than three significant
-  // digits is out of range whatever they are.
-  const size_t first = std::min(digits.find_first_not_of('0'), digits.size() - 1);
-  const bool decimal = std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) && digits.size() - first <= 3;
-  const int bits = decimal ? std::stoi(digits.substr(first)) : 0;
-  if (bits < kMinBits || bits > kMaxBits)
+  if (!decimal_integer_in(digits, kMinBits, kMaxBits))  // as every integer option reads its text
     throw InputError(name + ": --mantissa-bits must be an integer " + std::to_string(kMinBits) + ".." + std::to_string(kMaxFixedBits) +
                      " (cuBLAS's FIXED control) or a count the DYNAMIC control reported (up to " + std::to_string(kMaxBits) + "); got " +
                      quoted_excerpt(value));
-  return bits;
+  return std::stoi(digits);
 }
 
 }  // namespace

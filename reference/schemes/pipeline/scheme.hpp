@@ -34,6 +34,10 @@ struct Scheme {
   // input.a (parts x m x k) and input.b (parts x k x n), f8.
   std::vector<ArraySpec> input_specs() const;
   const Stage* find(std::string_view stage) const;  // null when the scheme has no such stage
+  // The bytes a run holds at most: the inputs and every stage's outputs whole (as a traced run
+  // holds them; an untraced one frees and batches some, and holds less), and with a trace the
+  // .npy copy of the largest array being written (the copy and its serialised bytes).
+  double held_bytes(bool traced) const;
 };
 
 }  // namespace ozref::schemes
