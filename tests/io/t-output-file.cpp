@@ -160,7 +160,7 @@ TEST_CASE("output file: an AtomicFile that is not committed leaves the target as
   {
     AtomicFile file(target);
     file.write("header");
-    file.resize(4096);
+    file.reserve(4096);
     REQUIRE(temp_left(ws));
     REQUIRE((mode_of(file.temp_path()) & 0777) == 0640);  // the target's mode, from the start
   }
@@ -169,7 +169,7 @@ TEST_CASE("output file: an AtomicFile that is not committed leaves the target as
   {
     AtomicFile file(target);
     file.write("new");
-    file.resize(8);
+    file.reserve(8);
     file.commit();
   }
   CHECK(content(target) == std::string("new\0\0\0\0\0", 8));
