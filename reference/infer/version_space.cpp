@@ -64,7 +64,8 @@ void record_pins(const std::vector<InstructionSpec>& candidates, size_t query, c
   std::vector<Dimensions> dims;
   for (const InstructionSpec& s : candidates) dims.push_back(dimensions(s));
   for (size_t i = 0; i < dims.front().size(); ++i) {
-    const auto& [name, value] = dims.front()[i];
+    const auto& name = dims.front()[i].first;  // not a structured binding: lambdas capture it (clang 14)
+    const auto& value = dims.front()[i].second;
     const bool shared = std::all_of(dims.begin(), dims.end(), [&](const Dimensions& d) { return d[i].second == value; });
     const bool pinned = std::any_of(pins.begin(), pins.end(), [&](const Pin& p) { return p.dimension == name; });
     if (shared && !pinned) pins.push_back({name, value, query, asked});
