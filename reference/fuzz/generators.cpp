@@ -42,7 +42,12 @@ Operands from_distribution(Rng& rng, size_t m, size_t n, size_t k, const Distrib
 template <typename Exponent>
 void fill_scaled(Rng& rng, Matrix<double>& x, Exponent exponent) {
   for (size_t i = 0; i < x.rows; ++i)
-    for (size_t j = 0; j < x.cols; ++j) x(i, j) = std::ldexp(rng.normal(), exponent(i, j));
+    for (size_t j = 0; j < x.cols; ++j) {
+      // Two draws in sequence: as arguments of one call their order would be the compiler's
+      // (gcc and clang differ), and a seed would not give the same case everywhere.
+      const int e = exponent(i, j);
+      x(i, j) = std::ldexp(rng.normal(), e);
+    }
 }
 
 // A and B whose products a_ip * b_pj are about 2^(sign * total), the exponent split at random
