@@ -213,7 +213,7 @@ void int8_gemm_wrapping(const Int8GemmShape& s, std::span<const uint8_t> a, std:
                         std::span<const uint32_t> c, std::span<uint32_t> d, int threads) {
   const int saved = omp_get_max_threads();
   if (threads > 0) omp_set_num_threads(threads);
-  if (cpu_has_vnni() && !g_portable) {
+  if (cpu_has_vnni() && !g_portable && s.k > 0) {  // k = 0: D = C, which the portable loop gives without packing empty operands
     const Prepared& p = prepare(s, a);
     vnni_gemm(s, p, b, c, d);
   } else {

@@ -24,7 +24,8 @@ const ManifestArray& array_of(const Manifest& m, const ManifestStage& stage, con
 
 void copy_into(const NpyArray& from, Tensor& to) {
   if (from.data.size() != to.bytes()) throw std::logic_error("TraceSubject: array size differs from its tensor");
-  std::memcpy(to.raw(), from.data.data(), from.data.size());
+  // std::copy, not memcpy: an empty array's data() may be null, which memcpy must not be given
+  std::copy(from.data.begin(), from.data.end(), to.raw());
 }
 
 }  // namespace
