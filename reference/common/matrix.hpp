@@ -29,6 +29,9 @@ struct MatrixView {
   MatrixView(const Matrix<T>& m) : data(m.data.data()), rows(m.rows), cols(m.cols) {}  // NOLINT: implicit on purpose
   const T& operator()(size_t i, size_t j) const { return data[i * cols + j]; }
   size_t size() const { return rows * cols; }
+  // Column j's first element, its next one `cols` further; null for a view of no rows (whose data
+  // may be null, where even data + j is undefined).
+  const T* column(size_t j) const { return rows ? data + j : nullptr; }
 };
 
 }  // namespace ozref

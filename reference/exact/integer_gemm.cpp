@@ -45,8 +45,8 @@ void exact_integer_gemm(size_t m, size_t n, size_t k, const IntegerMatrix& a, co
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) {
-      const int16_t* x = &at[i * k];
-      const int16_t* y = &bt[j * k];
+      const int16_t* x = at.data() + i * k;  // not &at[...]: with k = 0 the packed operands are empty
+      const int16_t* y = bt.data() + j * k;
       int64_t sum = 0;
       for (size_t k0 = 0; k0 < k; k0 += chunk) {
         int32_t partial = 0;

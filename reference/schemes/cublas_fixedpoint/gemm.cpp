@@ -21,9 +21,9 @@ Operands operands(const Setup& s, const Arrays& in, size_t q) {
   Operands x;
   x.depth = (d + 1) * len;
   x.a.resize(s.m * x.depth), x.b.resize(x.depth * s.n);
-  for (size_t t = 0; t <= d; ++t) {
+  for (size_t t = 0; t <= d && len > 0; ++t) {  // an empty product places nothing (and indexes no empty array)
     for (size_t i = 0; i < s.m; ++i) std::copy_n(&da[(t * s.m + i) * s.k + k0], len, &x.a[i * x.depth + t * len]);
-    std::copy_n(&db[((d - t) * s.k + k0) * s.n], len * s.n, &x.b[t * len * s.n]);
+    if (s.n > 0) std::copy_n(&db[((d - t) * s.k + k0) * s.n], len * s.n, &x.b[t * len * s.n]);
   }
   x.label = "K-block " + std::to_string(block) + ", anti-diagonal " + std::to_string(d);
   return x;

@@ -45,7 +45,7 @@ void column_norms(MatrixView<double> b, double* amax, double* sum_of_squares) {
 #pragma omp parallel for schedule(static)
   for (size_t j = 0; j < b.cols; ++j) {
     std::vector<double> threads;
-    amax[j] = thread_sums(&b.data[j], b.rows, b.cols, 256, threads);
+    amax[j] = thread_sums(b.column(j), b.rows, b.cols, 256, threads);
     double warps[32] = {};
     for (size_t w = 0; w < 8; ++w) warps[w] = warp_tree(&threads[w * 32]);
     sum_of_squares[j] = warp_tree(warps);

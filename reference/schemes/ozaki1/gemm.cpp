@@ -28,9 +28,9 @@ Operands operands(const Setup& s, const Arrays& in, size_t q) {
   }
   const size_t d = q;
   x.a_cat.resize(m * (d + 1) * k), x.b_cat.resize((d + 1) * k * n);
-  for (size_t t = 0; t <= d; ++t) {
+  for (size_t t = 0; t <= d && k > 0; ++t) {  // an empty product places nothing (and indexes no empty array)
     for (size_t i = 0; i < m; ++i) std::copy_n(&as[t * m * k + i * k], k, &x.a_cat[i * (d + 1) * k + t * k]);
-    std::copy_n(&bs[(d - t) * k * n], k * n, &x.b_cat[t * k * n]);
+    if (n > 0) std::copy_n(&bs[(d - t) * k * n], k * n, &x.b_cat[t * k * n]);
   }
   x.a = x.a_cat.data(), x.b = x.b_cat.data(), x.depth = (d + 1) * k, x.gemm = &s.lead();
   x.label = "fused slice products t + u = " + std::to_string(d);

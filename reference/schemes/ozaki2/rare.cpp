@@ -50,7 +50,7 @@ Scaling choose_scaling(MatrixView<double> a, MatrixView<double> b, double log2_p
     max_a = std::max(max_a, lg);
   }
   for (size_t j = 0; j < b.cols; ++j) {
-    line(&b.data[j], b.rows, b.cols, s.col_shift[j], lg);
+    line(b.column(j), b.rows, b.cols, s.col_shift[j], lg);
     max_b = std::max(max_b, lg);
   }
   // As the kernel: in FP32, margin 0.5 for the rounding of the elements and the log2.

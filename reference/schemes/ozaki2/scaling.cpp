@@ -91,7 +91,7 @@ void gemmul8_fast_shifts(MatrixView<double> a, MatrixView<double> b, long double
     return gemmul8_fast_shift(mx, ss, log2p);
   };
   for (size_t i = 0; i < a.rows; ++i) row_shift[i] = line(&a.data[i * a.cols], a.cols, 1);
-  for (size_t j = 0; j < b.cols; ++j) col_shift[j] = line(&b.data[j], b.rows, b.cols);
+  for (size_t j = 0; j < b.cols; ++j) col_shift[j] = line(b.column(j), b.rows, b.cols);
 }
 
 int bound_bits(LowpFormat f) { return f == LowpFormat::Int8 ? 6 : f == LowpFormat::E4M3 ? 4 : 3; }
