@@ -128,7 +128,9 @@ Edits apply_edits(const fs::path& dir, const fs::path& pristine, const fs::path&
     if (files.empty()) break;
     const fs::path& file = files[data[at + 1] % files.size()];
     switch (data[at] % 7) {
-      case 0: replace_manifest_field(dir / "manifest.json", data[at + 1], data[at + 2]); break;
+      case 0:  // not through a manifest that case 5 replaced by a link into the pristine trace
+        if (!fs::is_symlink(dir / "manifest.json")) replace_manifest_field(dir / "manifest.json", data[at + 1], data[at + 2]);
+        break;
       case 1: edit_byte(file, data[at + 2], data[at] >> 3); break;
       case 2: fs::resize_file(file, fs::file_size(file) * data[at + 2] / 256); break;
       case 3: fs::remove(file); break;
@@ -143,6 +145,7 @@ Edits apply_edits(const fs::path& dir, const fs::path& pristine, const fs::path&
         if (!fs::exists(fs::symlink_status(dir / "reproducers"))) fs::create_directory_symlink(outside, dir / "reproducers");
         break;
       default:
+        fs::remove(dir / "manifest.json");  // a link is removed, not written through
         std::ofstream(dir / "manifest.json", std::ios::binary | std::ios::trunc)
             .write(reinterpret_cast<const char*>(data + at + 1), static_cast<std::streamsize>(size - at - 1));
         ++edits.count;
