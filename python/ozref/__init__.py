@@ -199,26 +199,16 @@ def verify_stages(scheme: str, A, B, stages: dict, *, verify: Optional[str] = No
     verified in memory as verify_trace verifies a trace: the same report. `reproducers`: a folder
     for the first differing element of each GEMM stage. Options as run()'s keywords."""
     report, c, code = _ozref.verify_stages(scheme, _host_array(A, "argument A"), _host_array(B, "argument B"), _stage_arrays(stages),
-                                           _scheme_options(options, verify, threads), str(reproducers) if reproducers else "")
+                                           _scheme_options(options, verify, threads), _args.path(reproducers, "reproducers"))
     return RunResult(_json.loads(report), c, code)
-
-
-def _npy_path(value, name):
-    """A path argument: None (not given), a str or an os.PathLike; anything else (an array, say) is
-    refused with what to do instead."""
-    if value is None:
-        return ""
-    if isinstance(value, (str, _os.PathLike)):
-        return str(value)
-    raise InputError(f"{name}: expected a path (str or os.PathLike), got {type(value).__name__}"
-                     " (arrays in memory: ozref.verify_stages)")
 
 
 def verify_trace(path, *, a=None, b=None, verify: Optional[str] = None, reproducers=None, threads: int = 0) -> RunResult:
     """A trace folder verified stage by stage, as `ozref verify-trace PATH` (a, b: .npy files of the
     inputs when the trace holds none)."""
-    options = _ozref.VerifyTraceOptions(_npy_path(a, "a"), _npy_path(b, "b"), _args.text(verify, "verify"),
-                                        _npy_path(reproducers, "reproducers"), _args.threads(threads))
+    in_memory = "arrays in memory: ozref.verify_stages"
+    options = _ozref.VerifyTraceOptions(_args.path(a, "a", instead=in_memory), _args.path(b, "b", instead=in_memory),
+                                        _args.text(verify, "verify"), _args.path(reproducers, "reproducers"), _args.threads(threads))
     report, c, code = _ozref.verify_trace(_args.path(path, "path", False), options)
     return RunResult(_json.loads(report), c, code)
 

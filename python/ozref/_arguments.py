@@ -45,15 +45,16 @@ def count(value, name):
     return int(value)
 
 
-def path(value, name, optional=True):
+def path(value, name, optional=True, instead=""):
     """A file or folder name: str, bytes (decoded as the file system encodes names) or os.PathLike;
-    None (empty) when optional."""
+    None (empty) when optional. `instead`: what to use in place of a value of another type."""
     if value is None and optional:
         return ""
     try:
         decoded = os.fsdecode(os.fspath(value))
     except TypeError:
-        raise InputError(f"{name}: expected a path (str, bytes or os.PathLike), got {type(value).__name__} {_shown(value)}") from None
+        raise InputError(f"{name}: expected a path (str, bytes or os.PathLike), got {type(value).__name__} {_shown(value)}"
+                         + (f" ({instead})" if instead else "")) from None
     if not decoded or "\0" in decoded:
         raise InputError(f"{name}: {_shown(decoded)} is not a path" + (" (empty)" if not decoded else " (it holds a NUL)"))
     return decoded

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "api/report_json.hpp"
 #include "common/error.hpp"
 #include "common/thread_scope.hpp"
 
@@ -22,22 +23,6 @@ std::string figure(double bits) {
   s.precision(3);
   s << std::fixed << bits + 0.0;  // -0 printed as 0
   return s.str();
-}
-
-// JSON has no NaN or infinity: those figures are written as strings.
-nlohmann::json json_figure(double x) {
-  if (std::isfinite(x)) return x;
-  return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
-}
-
-nlohmann::json figures_json(const AccuracyMetrics& m) {
-  return {{"elements", m.elements},
-          {"bit_identical", m.bit_identical},
-          {"correct_bits_maxnorm", json_figure(m.correct_bits_maxnorm)},
-          {"correct_bits_elementwise_min", json_figure(m.correct_bits_elementwise_min)},
-          {"max_ulp_error", json_figure(m.max_ulp_error)},
-          {"nan_mismatches", m.nan_mismatches},
-          {"infinity_mismatches", m.infinity_mismatches}};
 }
 
 bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
@@ -126,7 +111,7 @@ Verdict check_case(const PropertySet& set, Subject& subject, const Matrix<double
   const ThreadScope threads(set.threads);  // measure()'s parallel region too: small cases lose to thread start-up
   const ExactProduct e = exact_gemm(a, b, {.threads = set.threads});
   const AccuracyMetrics m = measure(out.c.data, e);
-  v.figures = figures_json(m);
+  v.figures = metrics_json(m);  // the keys and nulls of `ozref check --json`
   v.has_c = true, v.c = out.c;
   std::optional<std::string> failure;
   for (Property p : set.checked) {
