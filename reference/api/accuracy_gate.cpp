@@ -12,7 +12,7 @@ namespace {
 
 std::string number(double v, const char* format) {
   char buf[48];
-  std::snprintf(buf, sizeof buf, format, v);
+  std::snprintf(buf, sizeof buf, format, v + 0.0);  // + 0.0: a figure of -0 reads 0
   return buf;
 }
 
