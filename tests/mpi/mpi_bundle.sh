@@ -18,7 +18,9 @@ np.save('$work/a.npy', rng.standard_normal((37, 29)) * np.exp2(rng.integers(-30,
 np.save('$work/b.npy', np.asfortranarray(rng.standard_normal((29, 23))))"
 echo "mpi_bundle: 37x29 A, 29x23 B (seed 15), 4 ranks against one process"
 "$ozref" exact --a "$work/a.npy" --b "$work/b.npy" --out "$work/c1.npy" --threads 1 >/dev/null
-(cd "$work" && env -i PATH=/usr/bin:/bin HOME="$work" timeout 120 strace -f -qq -z -o "$work/opens.txt" -e trace=openat,open \
+# Its own session folder (Open MPI's default one is shared with, and removed by, parallel tests).
+session=$(mktemp -d /tmp/ozref-mpi-XXXXXX); trap 'rm -rf "$session"' EXIT
+(cd "$work" && env -i PATH=/usr/bin:/bin HOME="$work" TMPDIR="$session" timeout 120 strace -f -qq -z -o "$work/opens.txt" -e trace=openat,open \
    "$bundle/mpirun.sh" -n 4 --bind-to none "$bundle/bin/ozref" exact --a a.npy --b b.npy --out c4.npy --threads 1 >/dev/null)
 failed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
@@ -30,7 +32,7 @@ for inside in etc/openmpi/openmpi-mca-params.conf lib/libmpi.so.40 lib/libpmix.s
   grep -q -x "$bundle/$inside" <<<"$opened" || fail "$bundle/$inside was not opened"
 done
 # Outside the bundle: glibc, and the shell's and coreutils' own libraries, nothing else.
-allowed="^(/$|$work/|/proc/|/sys/|/dev/|/tmp/(ompi\.|vader_segment)|/etc/(ld\.so\.cache|passwd|group|nsswitch\.conf|localtime)$|/(usr/)?lib/x86_64-linux-gnu/(libc|libm|libtinfo|libselinux|libpcre2-8)\.so)"
+allowed="^(/$|$work/|$session/|/proc/|/sys/|/dev/|/tmp/vader_segment|/etc/(ld\.so\.cache|passwd|group|nsswitch\.conf|localtime)$|/(usr/)?lib/x86_64-linux-gnu/(libc|libm|libtinfo|libselinux|libpcre2-8)\.so)"
 outside=$(grep -v -E "$allowed" <<<"$opened" || true)
 [ -z "$outside" ] || fail "opened outside the bundle: $(tr '\n' ' ' <<<"$outside")"
 echo "mpi_bundle: $(wc -l <<<"$opened") files opened, $failed failed"

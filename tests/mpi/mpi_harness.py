@@ -1,9 +1,12 @@
 """What the MPI verb tests share (mpi_verbs.py, mpi_verify_trace.py): their arguments (OZREF RANKS
 WORKDIR [SEED]), ozref run under mpirun or as one process, and the count of checks and failures
 in the line .ci/run collects."""
+import atexit
 import json
 import os
+import shutil
 import subprocess
+import tempfile
 
 
 class Harness:
@@ -13,6 +16,12 @@ class Harness:
         self.seed = int(argv[4]) if len(argv) > 4 else 15
         self.launcher = ["mpirun", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
         self.failures, self.cases = [], 0
+        # Each test's mpirun gets its own session folder: Open MPI removes /tmp/ompi.HOST.UID when
+        # its last job there ends, under the feet of a job that ctest starts in parallel. A short
+        # path under /tmp, as PMIx's sockets have a length limit; every launch below inherits it.
+        session = tempfile.mkdtemp(prefix="ozref-mpi-", dir="/tmp")
+        atexit.register(shutil.rmtree, session, ignore_errors=True)
+        os.environ.update(TMPDIR=session, OMPI_MCA_orte_tmpdir_base=session)
 
     def run(self, args, ranks=True):
         """ozref with args on every rank (or as one process): its exit code, stdout and stderr."""
