@@ -18,7 +18,7 @@ nvcc --version | tail -1 | tee -a "$out/gpu.txt"
 nvcc -std=c++17 -O2 -arch=sm_90a device/probes/cublas_edge_probe.cu -lcublas -o "$work/cublas_edge_probe"
 start=$SECONDS
 status=0
-# 1,361 cuBLAS calls; cases.txt is flushed case by case, so a cut run keeps the cases it finished.
+# 1,429 cuBLAS calls; cases.txt is flushed case by case, so a cut run keeps the cases it finished.
 timeout 200 "$work/cublas_edge_probe" "$work/records" || status=$?
 echo "cublas_edge_probe: exit $status after $((SECONDS - start)) s, $(du -sh "$work/records" | cut -f1) in $(ls "$work/records" | wc -l) files"
 cp "$work/records/cases.txt" "$out/cases.txt"

@@ -10,8 +10,11 @@
 // the 64-int canary-filled buffer that cuBLAS wrote, value v), "<setting>=rejected:<status>"
 // where cuBLAS refused the setting or the DGEMM (no C file then).
 // Settings: group "full": native, dynamic, dyn<o> (DYNAMIC with mantissa bit offset o, which the
-// count probe showed adding to the count: o in OFFSETS), fixed39 ... fixed79 (every count) and
-// fixed87 ... fixed127 (counts the FIXED control may refuse); group "dyn": native, dynamic, dyn<o>.
+// count probe showed adding to the count: o in OFFSETS), dyncap<c> (DYNAMIC with max mantissa bit
+// count c, which the count probe showed not capping the reported count: does it cap the computation?),
+// fixed39 ... fixed79 (every count) and fixed87 ... fixed127 (counts the FIXED control may refuse);
+// group "dyn": native, dynamic, dyn<o>, dyncap<c>. The listing's header holds a fresh handle's
+// defaults (FIXED max bit count, offset) as cuBLAS reports them.
 // The cases (each generator documented where it is defined):
 //   class 1 (below the normal range): sub_single, sub_single_bt, sub_subin, sub_dense_*,
 //            sub_rowgap_*, sub_one_term
@@ -41,15 +44,16 @@ const int COUNT_WORDS = 64;  // ints of the count buffer read back (cuBLAS docum
 struct Setting {
   std::string name;
   enum { NATIVE, FIXED, DYNAMIC } control;
-  int bits, offset;
+  int bits, offset, cap;  // cap: DYNAMIC's max mantissa bit count (0: the handle's default)
 };
 
 std::vector<Setting> settings(bool full) {
-  std::vector<Setting> all = {{"native", Setting::NATIVE, 0, 0}, {"dynamic", Setting::DYNAMIC, 0, 0}};
-  for (int o : OFFSETS) all.push_back({"dyn" + std::to_string(o), Setting::DYNAMIC, 0, o});
+  std::vector<Setting> all = {{"native", Setting::NATIVE, 0, 0, 0}, {"dynamic", Setting::DYNAMIC, 0, 0, 0}};
+  for (int o : OFFSETS) all.push_back({"dyn" + std::to_string(o), Setting::DYNAMIC, 0, o, 0});
+  for (int cap : {79, 127}) all.push_back({"dyncap" + std::to_string(cap), Setting::DYNAMIC, 0, 0, cap});
   if (!full) return all;
-  for (int bits = 39; bits <= 79; ++bits) all.push_back({"fixed" + std::to_string(bits), Setting::FIXED, bits, 0});
-  for (int bits = 87; bits <= 127; bits += 8) all.push_back({"fixed" + std::to_string(bits), Setting::FIXED, bits, 0});
+  for (int bits = 39; bits <= 79; ++bits) all.push_back({"fixed" + std::to_string(bits), Setting::FIXED, bits, 0, 0});
+  for (int bits = 87; bits <= 127; bits += 8) all.push_back({"fixed" + std::to_string(bits), Setting::FIXED, bits, 0, 0});
   return all;
 }
 
@@ -153,6 +157,7 @@ bool run(const Case& c, const Setting& s, int* counts, std::vector<double>& out,
           "mantissa control");
     if (!dynamic) status = cublasSetFixedPointEmulationMaxMantissaBitCount(h, s.bits);
     if (dynamic && s.offset != 0) status = cublasSetFixedPointEmulationMantissaBitOffset(h, s.offset);
+    if (dynamic && s.cap != 0) status = cublasSetFixedPointEmulationMaxMantissaBitCount(h, s.cap);
     check(cudaMemset(counts, 0xFF, COUNT_WORDS * sizeof(int)), "cudaMemset");
     check(cublasSetFixedPointEmulationMantissaBitCountPointer(h, counts), "bit count pointer");
   }
@@ -173,6 +178,16 @@ void record(FILE* list, const std::string& name, bool accepted, const std::vecto
   std::fprintf(list, " %s=%d", name.c_str(), reported[0]);
   for (int i = 1; i < COUNT_WORDS; ++i)
     if (reported[i] != -1) std::fprintf(list, "+%d@%d", reported[i], i);
+}
+
+// A fresh emulating handle's max mantissa bit count and offset (the values dynamic and dyn<o> run with).
+void defaults(int& max_bits, int& offset) {
+  cublasHandle_t h;
+  check(cublasCreate(&h), "cublasCreate");
+  check(cublasSetMathMode(h, CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH), "emulated math");
+  check(cublasGetFixedPointEmulationMaxMantissaBitCount(h, &max_bits), "max bit count");
+  check(cublasGetFixedPointEmulationMantissaBitOffset(h, &offset), "bit offset");
+  check(cublasDestroy(h), "cublasDestroy");
 }
 
 void probe_case(const std::string& out, FILE* list, const Case& c, bool full, int* counts) {
@@ -211,8 +226,12 @@ int main(int argc, char** argv) {
   }
   int version[3];
   for (int p : {MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL}) check(cublasGetProperty(libraryPropertyType(p), &version[p]), "cublasGetProperty");
-  std::fprintf(list, "# cublas_edge_probe seed %llu, cuBLAS %d.%d.%d: case m n k group, then setting=count per setting (-1: not emulated)\n",
-               static_cast<unsigned long long>(seed), version[0], version[1], version[2]);
+  int max_bits = 0, offset = 0;
+  defaults(max_bits, offset);
+  std::fprintf(list,
+               "# cublas_edge_probe seed %llu, cuBLAS %d.%d.%d, default max mantissa bits %d, offset %d: case m n k group, then "
+               "setting=count per setting (-1: not emulated)\n",
+               static_cast<unsigned long long>(seed), version[0], version[1], version[2], max_bits, offset);
   Builder g{std::mt19937_64(seed), {}};
   below_normal(g);
   heavy_tails(g);
