@@ -12,7 +12,8 @@ One line per recorded output:
   CASE SETTING count=C model=SAME/TOTAL [rule=R] [native=SAME] [fixed=BEST:SAME union=U]
   count   the bit count cuBLAS reported; model: elements bit-identical to ozref at that count
   (FIXED: the setting's count; DYNAMIC: the reported one; "refused" where ozref refuses it);
-  rule    ozref's DYNAMIC count for the inputs plus the setting's offset (DYNAMIC settings only);
+  rule    ozref's DYNAMIC count for the inputs plus the setting's offset (DYNAMIC settings only: dynamic,
+          dyn<offset>, dyncap<max bit count>);
   native  elements bit-identical to cuBLAS's native DGEMM on the same inputs (DYNAMIC only);
   fixed   the recorded fixed setting with the most elements bit-identical to this DYNAMIC output,
           and union: elements equal to at least one recorded fixed setting (DYNAMIC only).
@@ -93,7 +94,7 @@ def model_field(case, bits, recorded):
 
 
 def dynamic_fields(case, setting, recorded):
-    offset = 0 if setting == "dynamic" else int(setting[3:])
+    offset = int(setting[3:]) if re.fullmatch(r"dyn-?\d+", setting) else 0  # dynamic, dyncap<c>: none
     rule = case.rule_count()
     fields = [f"rule={rule + offset}" if rule is not None else "rule=refused"]
     fields.append(f"native={int(np.sum(case.recorded('native') == recorded))}")
