@@ -136,10 +136,11 @@ def main(argv):
         print(f"cublas_edge_compare: need {listing} and an executable ozref (got {exe})", file=sys.stderr)
         return 2
     with open(listing) as f, tempfile.TemporaryDirectory() as scratch:
-        print(f.readline().strip())
         tallies = {}
         for line in f:
-            if line.startswith(prefix):
+            if line.startswith("#"):
+                print(line.strip())
+            elif line.startswith(prefix):
                 group = CLASSES[next(p for p in CLASSES if line.startswith(p))]
                 compare(Case(line, records, exe, scratch), tallies.setdefault(group, [0, 0, 0]))
     for group, (outputs, identical, refused) in tallies.items():

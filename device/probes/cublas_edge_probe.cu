@@ -2,7 +2,8 @@
 // strategy EAGER) where ozref's model of it (cublas-fixedpoint@13.1, docs/third-party.md) is known to
 // differ (issue 38): products below FP64's normal range, DYNAMIC on heavy-tailed data, DYNAMIC on
 // exponent spans whose count exceeds 127.
-// Usage: cublas_edge_probe OUT_DIR [seed]. Writes, per case, OUT_DIR/<case>_A.npy and _B.npy (f8,
+// Usage: cublas_edge_probe OUT_DIR [seed [prefix]]: only the cases whose name starts with prefix (all
+// cases are drawn either way, so each keeps its inputs), the listing appended to. Writes, per case, OUT_DIR/<case>_A.npy and _B.npy (f8,
 // Fortran order, the layout cuBLAS reads) and OUT_DIR/<case>_<setting>_C.npy, each setting on a
 // fresh handle, C canary-filled with NaN first; OUT_DIR/cases.txt: one line per case,
 // "<case> m n k group" and "<setting>=<count>" per setting, count the first int cuBLAS wrote through
@@ -209,17 +210,17 @@ void probe_case(const std::string& out, FILE* list, const Case& c, bool full, in
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || argc > 3) {
-    std::fprintf(stderr, "usage: cublas_edge_probe OUT_DIR [seed]\n");
+  if (argc < 2 || argc > 4) {
+    std::fprintf(stderr, "usage: cublas_edge_probe OUT_DIR [seed [prefix]]\n");
     return 2;
   }
-  const std::string out = argv[1];
-  const uint64_t seed = argc == 3 ? std::strtoull(argv[2], nullptr, 0) : 38;
+  const std::string out = argv[1], prefix = argc == 4 ? argv[3] : "";
+  const uint64_t seed = argc >= 3 ? std::strtoull(argv[2], nullptr, 0) : 38;
   int devices = 0;
   check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
   int* counts;
   check(cudaMalloc(&counts, COUNT_WORDS * sizeof(int)), "cudaMalloc");
-  FILE* list = std::fopen((out + "/cases.txt").c_str(), "w");
+  FILE* list = std::fopen((out + "/cases.txt").c_str(), "a");
   if (!list) {
     std::fprintf(stderr, "cublas_edge_probe: cannot write %s/cases.txt\n", out.c_str());
     return 2;
@@ -229,15 +230,17 @@ int main(int argc, char** argv) {
   int max_bits = 0, offset = 0;
   defaults(max_bits, offset);
   std::fprintf(list,
-               "# cublas_edge_probe seed %llu, cuBLAS %d.%d.%d, default max mantissa bits %d, offset %d: case m n k group, then "
+               "# cublas_edge_probe seed %llu, prefix '%s', cuBLAS %d.%d.%d, default max mantissa bits %d, offset %d: case m n k group, then "
                "setting=count per setting (-1: not emulated)\n",
-               static_cast<unsigned long long>(seed), version[0], version[1], version[2], max_bits, offset);
+               static_cast<unsigned long long>(seed), prefix.c_str(), version[0], version[1], version[2], max_bits, offset);
   Builder g{std::mt19937_64(seed), {}};
   below_normal(g);
   heavy_tails(g);
   wide_spans(g);
-  for (const auto& [c, full] : g.cases) probe_case(out, list, c, full, counts);
+  size_t written = 0;
+  for (const auto& [c, full] : g.cases)
+    if (c.name.rfind(prefix, 0) == 0) probe_case(out, list, c, full, counts), ++written;
   std::fclose(list);
-  std::printf("cublas_edge_probe: %zu cases written to %s (cases.txt lists them)\n", g.cases.size(), out.c_str());
+  std::printf("cublas_edge_probe: %zu cases written to %s (cases.txt lists them)\n", written, out.c_str());
   return 0;
 }
