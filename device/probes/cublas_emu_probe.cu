@@ -19,8 +19,7 @@
 //                the final rounding.
 //   dynamic      random matrices whose rows span 0..60 binades: the mantissa bits chosen.
 // Self-contained (CUDA runtime and cuBLAS) so that it runs on a bare GPU host.
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
+#include "cublas_probe_io.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -33,58 +32,10 @@
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return;
-  std::fprintf(stderr, "cublas_emu_probe: %s: %s\n", what, cudaGetErrorString(e));
-  std::exit(e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? 77 : 1);
-}
-
-void check(cublasStatus_t s, const char* what) {
-  if (s == CUBLAS_STATUS_SUCCESS) return;
-  std::fprintf(stderr, "cublas_emu_probe: %s: cuBLAS status %d\n", what, static_cast<int>(s));
-  std::exit(1);
-}
-
-// A column-major m x n f8 matrix as .npy (Fortran order), as make_inputs.py writes them.
-void write_npy(const std::string& path, size_t rows, size_t cols, const std::vector<double>& column_major) {
-  std::string header = "{'descr': '<f8', 'fortran_order': True, 'shape': (" + std::to_string(rows) + ", " + std::to_string(cols) + "), }";
-  header += std::string((64 - (10 + header.size() + 1) % 64) % 64, ' ') + "\n";
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) {
-    std::fprintf(stderr, "cublas_emu_probe: cannot write %s\n", path.c_str());
-    std::exit(1);
-  }
-  const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
-  const uint16_t length = static_cast<uint16_t>(header.size());
-  std::fwrite(magic, 1, 8, f);
-  std::fwrite(&length, 2, 1, f);
-  std::fwrite(header.data(), 1, header.size(), f);
-  std::fwrite(column_major.data(), sizeof(double), column_major.size(), f);
-  std::fclose(f);
-}
-
-struct Case {
-  std::string name;
-  size_t m, n, k;
-  std::vector<double> a, b;  // column-major
-};
-
-// C = A B with the handle's current settings, column-major.
-std::vector<double> gemm(cublasHandle_t h, const Case& c) {
-  double *a, *b, *cc;
-  check(cudaMalloc(&a, c.a.size() * sizeof(double)), "cudaMalloc");
-  check(cudaMalloc(&b, c.b.size() * sizeof(double)), "cudaMalloc");
-  check(cudaMalloc(&cc, c.m * c.n * sizeof(double)), "cudaMalloc");
-  check(cudaMemcpy(a, c.a.data(), c.a.size() * sizeof(double), cudaMemcpyHostToDevice), "copy A");
-  check(cudaMemcpy(b, c.b.data(), c.b.size() * sizeof(double), cudaMemcpyHostToDevice), "copy B");
-  const double one = 1, zero = 0;
-  check(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, int(c.m), int(c.n), int(c.k), &one, a, int(c.m), b, int(c.k), &zero, cc, int(c.m)),
-        "cublasDgemm");
-  std::vector<double> out(c.m * c.n);
-  check(cudaMemcpy(out.data(), cc, out.size() * sizeof(double), cudaMemcpyDeviceToHost), "copy C");
-  cudaFree(a), cudaFree(b), cudaFree(cc);
-  return out;
-}
+using cublas_probe::check;
+using cublas_probe::write_npy;
+using cublas_probe::Case;
+using cublas_probe::gemm;
 
 double random_significand(std::mt19937_64& r, int exponent) {  // a random 53-bit significand times 2^exponent
   const uint64_t sig = (r() >> 11) | (1ull << 52);
@@ -137,7 +88,8 @@ std::vector<double> run(const Case& c, const std::string& setting, int* used_bit
     check(cudaMemset(used_bits, 0xFF, sizeof(int)), "cudaMemset");
     check(cublasSetFixedPointEmulationMantissaBitCountPointer(h, used_bits), "bit count pointer");
   }
-  std::vector<double> out = gemm(h, c);
+  std::vector<double> out;
+  check(gemm(h, c, out), "cublasDgemm");
   bits_used = -1;
   if (setting != "native") check(cudaMemcpy(&bits_used, used_bits, sizeof bits_used, cudaMemcpyDeviceToHost), "copy bit count");
   check(cublasDestroy(h), "cublasDestroy");
