@@ -144,11 +144,12 @@ def test_verify_trace_help_names_every_level(ozref_cli):
     assert code == 0 and "none, cheap or full" in out
 
 
-def test_manifest_shape_refusal_names_the_file_and_fields(tmp_path, ozref_cli):
-    (tmp_path / "manifest.json").write_text(json.dumps({"scheme": "ozaki2-int8", "m": 2, "n": 2, "k": 200000, "stages": []}))
+def test_manifest_scheme_refusal_names_the_file_and_fields(tmp_path, ozref_cli):
+    manifest = {"scheme": "ozaki2-int8", "options": {"moduli": 99}, "m": 2, "n": 2, "k": 200000, "stages": []}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     code, _, err = ozref_cli("verify-trace", tmp_path)
     assert code == 2
-    assert f"{tmp_path}/manifest.json: the fields \"scheme\", \"options\", \"m\", \"n\", \"k\": ozaki2-int8: K = 200000 exceeds" in err
+    assert f"{tmp_path}/manifest.json: the fields \"scheme\", \"options\", \"m\", \"n\", \"k\": ozaki2-int8: --moduli must be 2..20, got 99" in err
 
 
 def test_diff_says_a_scale_stage_is_a_free_choice(tmp_path, rng, ozref_cli):
@@ -181,3 +182,26 @@ def test_in_memory_reproducer_on_request(tmp_path, rng, ozref_cli):
     assert gemm.first_difference.startswith("gemm.c[2, 1, 2]: found ")
     code, out, _ = ozref_cli("mma-check", "--gemm", gemm.reproducer, "--arch", "ideal")
     assert code == 1 and "the subject differs from the model" in out  # the element replayed: the kernel's output is not the model's
+
+
+def test_k_past_the_bound_is_the_kernels_defect_at_gemm(tmp_path, ozref_cli):
+    """K = 131072 = max_k + 1 with A' = B' = 128: modulus 256's balanced residues are -128, so each
+    INT32 sum is 131072 * 128^2 = 2^31, one past INT32. The trace and verify_stages accept the K
+    (ozref run refuses it) and report every such sum at gemm, expected beside found."""
+    k = 131072
+    A, B = np.ones((1, k)), np.ones((k, 2))
+    stages = {"scale": {"row_shift": np.full(1, 7, np.int32), "col_shift": np.full(2, 7, np.int32)}}  # 1 * 2^7 = 128
+    r = ozref.verify_stages("ozaki2-int8", A, B, stages, mode="fast")
+    gemm = r.stage("gemm")
+    assert r.exit_code == 1 and gemm.verified is False and gemm.violations == 2  # modulus 256, both columns
+    assert re.match(r"modulus 256.*C\[i 0, j 0\]: found -2147483648, expected 2147483648, the exact sum of its 131072 products: "
+                    r"past the INT32 range, so the accumulator wrapped", gemm.first_violation), gemm.first_violation
+    assert all(s.verified is not False for s in r.stages if s.name != "gemm")  # the other moduli: |r| <= 127 stays within INT32
+    ozref.write_trace(tmp_path / "t", "ozaki2-int8", A, B, stages, mode="fast")
+    code, out, _ = ozref_cli("verify-trace", tmp_path / "t")
+    assert code == 1 and "accumulator wrapped" in out
+    code, _, err = ozref_cli("run", "--scheme", "ozaki2-int8", "--m", "1", "--n", "1", "--k", str(k))
+    assert code == 2 and "exceeds the bound 131071" in err
+    schema = ozref.schema("ozaki2-int8", 1, 2, k, mode="fast")
+    assert schema["constants"]["max_k"] == 131071
+    print("K past the bound: 1 trace, 2 wrapped sums found at gemm")

@@ -79,6 +79,12 @@ schemes::SchemeOptions scheme_options_of(const SchemeOptions& o, bool complex) {
   return x;
 }
 
+schemes::SchemeOptions kernel_scheme_options_of(const SchemeOptions& o, bool complex) {
+  schemes::SchemeOptions x = scheme_options_of(o, complex);
+  x.kernel_arrays = true;
+  return x;
+}
+
 Metrics public_metrics(const AccuracyMetrics& m) {
   return {m.elements, m.bit_identical, m.compared_elements, m.erring_elements, m.correct_bits_maxnorm, m.correct_bits_elementwise_min,
           m.max_ulp_error, m.zero_reference_elements, m.zero_reference_mismatches, m.nan_mismatches, m.infinity_mismatches};

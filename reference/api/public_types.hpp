@@ -24,6 +24,8 @@ Operands operands_of(const ArrayRef& a, const ArrayRef& b);
 SchemeInputs scheme_inputs_of(const ArrayRef& a, const ArrayRef& b);
 bool is_complex(const ArrayRef& a, const ArrayRef& b);
 schemes::SchemeOptions scheme_options_of(const SchemeOptions& options, bool complex);
+// The same, for a scheme that describes a kernel's arrays (schemes::SchemeOptions::kernel_arrays).
+schemes::SchemeOptions kernel_scheme_options_of(const SchemeOptions& options, bool complex);
 
 Metrics public_metrics(const AccuracyMetrics& m);
 // The run's report with its JSON (what the verb prints); the exit code as the verb returns it. The

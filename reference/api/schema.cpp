@@ -18,7 +18,7 @@ SchemaArray array_of(const nlohmann::json& j) {
 }  // namespace
 
 Schema schema(const std::string& scheme, size_t m, size_t n, size_t k, const SchemeOptions& options, bool complex) {
-  const schemes::Scheme s = schemes::build_scheme(scheme, scheme_options_of(options, complex), m, n, k);
+  const schemes::Scheme s = schemes::build_scheme(scheme, kernel_scheme_options_of(options, complex), m, n, k);
   const nlohmann::json j = schemes::scheme_schema(s);
   Schema out{.scheme = s.name, .m = m, .n = n, .k = k, .result = text(j.at("result")), .json = json_text(j)};
   for (const auto& a : j.at("inputs")) out.inputs.push_back(array_of(a));

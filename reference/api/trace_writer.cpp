@@ -20,7 +20,7 @@ struct TraceWriter::State {
 };
 
 TraceWriter::TraceWriter(std::string dir, const std::string& scheme, size_t m, size_t n, size_t k, const SchemeOptions& options, bool complex)
-    : state_(new State{std::move(dir), schemes::build_scheme(scheme, scheme_options_of(options, complex), m, n, k)}) {
+    : state_(new State{std::move(dir), schemes::build_scheme(scheme, kernel_scheme_options_of(options, complex), m, n, k)}) {
   if (state_->dir.empty()) throw InputError("TraceWriter: empty folder name");
 }
 

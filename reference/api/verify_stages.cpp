@@ -14,7 +14,7 @@ RunResult verify_stages(const std::string& scheme, const ArrayRef& a, const Arra
   require_threads(options.threads);
   SchemeInputs x = scheme_inputs_of(a, b);
   const schemes::SchemeOptions resolved =
-      schemes::with_input_resolved_options(scheme, scheme_options_of(options.scheme, is_complex(a, b)), x.arrays, x.m, x.n, x.k);
+      schemes::with_input_resolved_options(scheme, kernel_scheme_options_of(options.scheme, is_complex(a, b)), x.arrays, x.m, x.n, x.k);
   const schemes::Scheme s = schemes::build_scheme(scheme, resolved, x.m, x.n, x.k);
   schemes::MemorySubject subject(s);
   for (const StageArray& given : stages) subject.add(given.stage, given.array, npy_of(given.data));

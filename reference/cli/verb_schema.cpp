@@ -32,7 +32,7 @@ const char* kind_text(const std::string& kind) {
   return "a function of its inputs: compared bit for bit";
 }
 
-void print_constants(std::ostream& out, const nlohmann::json& c) {
+void print_constants(std::ostream& out, const nlohmann::json& c, size_t k) {
   if (c.is_null()) return;
   out << "  instruction " << c.at("instruction").get<std::string>() << " (GEMM output " << c.at("gemm_dtype").get<std::string>() << ")\n";
   out << "  moduli (N = " << c.at("moduli").size() << "), each with its balanced residues and CRT weight w_i:\n";
@@ -44,7 +44,10 @@ void print_constants(std::ostream& out, const nlohmann::json& c) {
   out << "  P = " << c.at("P").get<std::string>() << " (2^" << std::fixed << std::setprecision(2) << c.at("log2_P").get<double>() << ")\n"
       << "  " << c.at("crt").get<std::string>() << "\n"
       << "  exactness: " << c.at("exactness").get<std::string>() << " (P/2 = 2^" << c.at("log2_half_P").get<double>() << ")\n"
-      << "  largest K one low-precision GEMM keeps exact: " << c.at("max_k").get<size_t>() << "\n\n";
+      << "  largest K one low-precision GEMM keeps exact: " << c.at("max_k").get<size_t>() << "\n";
+  if (k > c.at("max_k").get<size_t>())
+    out << "  K = " << k << " is past it: a GEMM's sums can leave the accumulator's exact range (verify-trace reports each at gemm)\n";
+  out << "\n";
   out.unsetf(std::ios::floatfield);
   out << std::setprecision(6);
 }
@@ -52,7 +55,7 @@ void print_constants(std::ostream& out, const nlohmann::json& c) {
 void print_schema(std::ostream& out, const nlohmann::json& s) {
   out << "ozref schema: " << s.at("scheme").get<std::string>() << ", " << s.at("m") << "x" << s.at("n") << "x" << s.at("k") << ", options "
       << s.at("options").dump() << "\n\n";
-  print_constants(out, s.at("constants"));
+  print_constants(out, s.at("constants"), s.at("k").get<size_t>());
   out << "  input (the operands; a trace may hold them or take them with --a, --b)\n";
   for (const auto& a : s.at("inputs")) print_array(out, a);
   size_t index = 1;
@@ -69,7 +72,9 @@ void print_schema(std::ostream& out, const nlohmann::json& s) {
 }  // namespace
 
 int run_schema(const RunArgs& args, std::ostream& out) {
-  const schemes::Scheme scheme = schemes::build_scheme(args.scheme, scheme_options_of(args), args.m, args.n, args.k);
+  schemes::SchemeOptions options = scheme_options_of(args);
+  options.kernel_arrays = true;  // the schema describes a kernel's arrays
+  const schemes::Scheme scheme = schemes::build_scheme(args.scheme, options, args.m, args.n, args.k);
   const nlohmann::json schema = schemes::scheme_schema(scheme);
   if (args.json) out << json_text(schema) << "\n";
   else print_schema(out, schema);

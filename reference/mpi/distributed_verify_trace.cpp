@@ -78,6 +78,7 @@ schemes::Scheme block_scheme(const Manifest& m, const schemes::Scheme& whole, co
   const nlohmann::json options = m.json.contains("options") ? m.json.at("options") : nlohmann::json::object();
   schemes::SchemeOptions o = schemes::SchemeOptions::from_json(options, m.path);
   o.block = frame;
+  o.kernel_arrays = true;
   return schemes::build_scheme(whole.name, o, part.block.rows.size(), part.block.cols.size(), whole.k);
 }
 

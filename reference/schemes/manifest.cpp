@@ -23,7 +23,8 @@ nlohmann::json trace_header(const Scheme& s, const std::string& source, uint64_t
 Scheme scheme_of_manifest(const nlohmann::json& j, const std::string& path) {
   if (!j.contains("scheme") || !j.at("scheme").is_string()) throw InputError(path + ": field \"scheme\" missing or not a string");
   const nlohmann::json options = j.contains("options") ? j.at("options") : nlohmann::json::object();
-  const SchemeOptions given = SchemeOptions::from_json(options, path);
+  SchemeOptions given = SchemeOptions::from_json(options, path);
+  given.kernel_arrays = true;
   const size_t m = dimension(j, "m", path), n = dimension(j, "n", path), k = dimension(j, "k", path);
   Scheme s;
   try {

@@ -20,6 +20,7 @@ Scheme ozaki2_entry(Ozaki2Variant v, const SchemeOptions& x, size_t m, size_t n,
   o.arch = x.arch;
   o.op = x.op;
   o.block = x.block;
+  o.kernel_arrays = x.kernel_arrays;
   if (!x.mode.empty()) o.mode = parse_scaling(x.mode);
   if (!x.crt.empty()) o.crt = parse_crt(x.crt);
   if (!x.complex_product.empty()) o.complex_product = parse_complex_product(x.complex_product);

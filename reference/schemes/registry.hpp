@@ -24,6 +24,10 @@ struct SchemeOptions {
   bool complex = false;
   // Not an option: the block of C a distributed run computes (the ozaki2 schemes take it).
   BlockFrame block;
+  // Not an option: the scheme describes a kernel's own arrays (a trace, verify_stages, the schema)
+  // rather than a run of ozref's. A K past one GEMM's exactness bound is then the kernel's defect,
+  // to be reported at gemm where its sums wrap, not bad input.
+  bool kernel_arrays = false;
 
   // The options given, as a manifest records them.
   nlohmann::json to_json() const;

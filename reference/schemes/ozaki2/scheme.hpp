@@ -42,6 +42,7 @@ struct Ozaki2Options {
   Verify verify = Verify::Full;
   int threads = 0;
   BlockFrame block;  // a distributed run's block of C (schemes/pipeline/block_frame.hpp)
+  bool kernel_arrays = false;  // a kernel's arrays (SchemeOptions::kernel_arrays): K past the bound allowed
 };
 
 // The largest K each variant accepts: int8 131071 (K 128^2 < 2^31); fp8 65536 (limbs of at most
@@ -52,7 +53,7 @@ size_t ozaki2_max_k(Ozaki2Variant v);
 size_t ozaki2_moduli_count(const Ozaki2Options& o, size_t k);
 
 // The scheme for an m x k by k x n product of `parts` parts (2: complex, 3M or Gaussian);
-// InputError for N outside 2..(list size), K beyond the variant's bound, an architecture without
+// InputError for N outside 2..(list size), K beyond the variant's bound (unless kernel_arrays), an architecture without
 // the variant's instruction, a complex rare, or a Gaussian product that is not a complex int8 run.
 Scheme ozaki2_scheme(const Ozaki2Options& options, size_t m, size_t n, size_t k, size_t parts);
 
