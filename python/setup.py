@@ -24,6 +24,7 @@ PACKAGE = dict(
     packages=["ozref"],
     package_data={"ozref": [EXTENSION, "*.pyi", "py.typed"]},
     install_requires=["numpy"],
+    extras_require={"strategies": ["hypothesis"]},  # ozref.strategies
     python_requires=">=3.9",
     distclass=BinaryDistribution,
     zip_safe=False,

@@ -7,7 +7,7 @@ packages=(
   libgmp-dev libboost-dev catch2 librapidcheck-dev libz3-dev z3
   nlohmann-json3-dev libcli11-dev zlib1g-dev libopenblas-dev libdnnl-dev python3
   python3-dev pybind11-dev python3-numpy python3-pytest python3-venv python3-setuptools python3-wheel
-  python3-torch libopenmpi-dev openmpi-bin strace
+  python3-torch python3-hypothesis libopenmpi-dev openmpi-bin strace
 )
 missing=()
 for p in "${packages[@]}"; do

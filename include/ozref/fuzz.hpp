@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ozref/array.hpp"
 #include "ozref/run.hpp"
@@ -38,6 +39,18 @@ struct FuzzResult {
   uint64_t cases = 0, refused = 0, seed = 0;
   std::string json;  // a finding's report (report.json's), or the summary (cases, refused, seed)
 };
+
+// Operands from the catalogue of docs/fuzz.md, for property-testing libraries that draw the shape
+// and the seed themselves (Hypothesis: ozref.strategies). `generator` names what was drawn
+// ("exponent-span:60").
+struct GeneratedOperands {
+  Matrix<double> a, b;  // m x k, k x n
+  std::string generator;
+};
+// The catalogue's generator names, in its order.
+std::vector<std::string> generator_names();
+// InputError for an unknown generator, a dimension of 0, or operands past 2^26 elements each.
+GeneratedOperands generate(const std::string& generator, size_t m, size_t n, size_t k, uint64_t seed);
 
 // `subject`: a scheme, "exact", "exec:CMD" or "dlopen:LIB:SYMBOL[:rowmajor|colmajor]". InputError
 // as `ozref fuzz` gives it. The progress lines go to standard error.

@@ -271,6 +271,19 @@ def fuzz(subject, *, at_least: Optional[float] = None, metric: str = "maxnorm", 
     return _json.loads(report)
 
 
+def generate(generator: str, m: int, n: int, k: int, seed: int = 0):
+    """(A, B, label): operands from the fuzzer's catalogue (docs/fuzz.md, "Generators"), A m x k
+    and B k x n, a function of the seed alone; label names the parameter drawn
+    ("exponent-span:60"). ozref.strategies turns this into Hypothesis strategies."""
+    return _ozref.generate(_args.text(generator, "generator", False), _args.count(m, "m"), _args.count(n, "n"), _args.count(k, "k"),
+                           _args.seed(seed))
+
+
+def generators() -> list:
+    """The names of the fuzzer's generators, in the catalogue's order."""
+    return _ozref.generator_names()
+
+
 def mma(op: str, a, b, c, *, arch: str = "sm_90", scale_a=None, scale_b=None):
     """D = the instruction `op` (a PTX op string) of `arch`'s model on one output element's operands,
     as bit patterns: a and b the element's row of A and column of B along K as the instruction's

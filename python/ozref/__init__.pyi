@@ -1,6 +1,6 @@
 # Type stubs of the package ozref (docs/python.md).
 from os import PathLike
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +50,8 @@ def lockstep(scheme: str, A: ArrayLike, B: ArrayLike, *, lockstep: str = "resync
 def mma(op: str, a: Union[bytes, ArrayLike], b: Union[bytes, ArrayLike], c: Union[int, ArrayLike], *,
         arch: str = "sm_90", scale_a: Optional[Union[bytes, ArrayLike]] = None,
         scale_b: Optional[Union[bytes, ArrayLike]] = None) -> Union[int, npt.NDArray[np.uint32]]: ...
+def generate(generator: str, m: int, n: int, k: int, seed: int = 0) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], str]: ...
+def generators() -> List[str]: ...
 def fuzz(subject: Union[str, Callable[[Any, Any], Any]], *, at_least: Optional[float] = None, metric: str = "maxnorm",
          properties: str = "", generators: str = "", seconds: float = 60.0, cases: int = 0, first_case: int = 0,
          seed: Optional[int] = None, max_m: int = 16, max_n: int = 16, max_k: int = 64, timeout: float = 10.0,

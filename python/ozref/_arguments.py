@@ -45,6 +45,13 @@ def count(value, name):
     return int(value)
 
 
+def seed(value):
+    """A 64-bit seed: an integer in [0, 2^64)."""
+    if not _is_integer(value) or not 0 <= value < 2**64:
+        raise InputError(f"seed: {_shown(value)} is not an integer in [0, 2^64)")
+    return int(value)
+
+
 def path(value, name, optional=True, instead=""):
     """A file or folder name: str, bytes (decoded as the file system encodes names) or os.PathLike;
     None (empty) when optional. `instead`: what to use in place of a value of another type."""

@@ -199,6 +199,11 @@ PYBIND11_MODULE(_ozref, m) {
         py::gil_scoped_release unlocked;
         w.finish();
       });
+  m.def("generate", [](const std::string& generator, size_t rows, size_t cols, size_t depth, uint64_t seed) {
+    api::GeneratedOperands x = api::generate(generator, rows, cols, depth, seed);
+    return py::make_tuple(to_numpy(std::move(x.a)), to_numpy(std::move(x.b)), x.generator);
+  });
+  m.def("generator_names", &api::generator_names);
   m.def("verify_stages", &verify_stages);
   m.def("exact", &exact);
   m.def("check", &check);

@@ -5,7 +5,9 @@
 #include <iostream>
 
 #include "api/public_types.hpp"
+#include "common/error.hpp"
 #include "fuzz/function_subject.hpp"
+#include "fuzz/generators.hpp"
 #include "fuzz/session.hpp"
 
 namespace ozref::api {
@@ -18,6 +20,17 @@ FuzzResult fuzz_with(const fuzz::Session& s, fuzz::Subject& subject) {
 }
 
 }  // namespace
+
+std::vector<std::string> generator_names() { return fuzz::generator_names(); }
+
+GeneratedOperands generate(const std::string& generator, size_t m, size_t n, size_t k, uint64_t seed) {
+  constexpr size_t kMaxElements = size_t{1} << 26;
+  if (m == 0 || n == 0 || k == 0) throw InputError("generate: m, n and k must be at least 1, got " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+  if (m > kMaxElements / k || n > kMaxElements / k)
+    throw InputError("generate: A (m x k) and B (k x n) are limited to 2^26 elements each, got " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+  fuzz::FuzzCase c = fuzz::generate_operands(generator, m, n, k, seed);
+  return {{c.a.rows, c.a.cols, std::move(c.a.data)}, {c.b.rows, c.b.cols, std::move(c.b.data)}, std::move(c.generator)};
+}
 
 FuzzResult fuzz(const std::string& subject, const FuzzOptions& options) {
   require_threads(options.threads);

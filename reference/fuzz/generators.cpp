@@ -138,10 +138,13 @@ const std::vector<Generator>& catalogue() {
   return generators;
 }
 
-const Generator& find_generator(const std::string& name) {
+// InputError "unknown generator 'x' (known: randn, ...)", prefixed with `where`.
+const Generator& find_generator(const std::string& name, const std::string& where = "") {
   for (const Generator& g : catalogue())
     if (g.name == name) return g;
-  throw InputError("unknown generator '" + name + "'");
+  std::string all;
+  for (const std::string& g : generator_names()) all += (all.empty() ? "" : ", ") + g;
+  throw InputError(where + "unknown generator " + quoted_excerpt(name) + " (known: " + all + ")");
 }
 
 // 1, 2, 3, the limit, a power of two or its neighbour, or any size up to the limit.
@@ -174,16 +177,7 @@ std::vector<std::string> parse_generators(const std::string& list) {
   if (list.empty()) return generator_names();
   std::vector<std::string> chosen;
   std::istringstream words(list);
-  for (std::string name; std::getline(words, name, ',');) {
-    bool known = false;
-    for (const std::string& g : generator_names()) known = known || g == name;
-    if (!known) {
-      std::string all;
-      for (const std::string& g : generator_names()) all += (all.empty() ? "" : ", ") + g;
-      throw InputError("--generators: unknown generator " + quoted_excerpt(name) + " (known: " + all + ")");
-    }
-    chosen.push_back(name);
-  }
+  for (std::string name; std::getline(words, name, ',');) chosen.push_back(find_generator(name, "--generators: ").name);
   if (chosen.empty()) throw InputError("--generators: no generator named");
   return chosen;
 }
@@ -202,15 +196,31 @@ uint64_t splitmix64(uint64_t x) {
 // The run seed mixed first, so that the cases of seeds S and S + 1 do not overlap.
 uint64_t case_seed(uint64_t run_seed, uint64_t index) { return splitmix64(splitmix64(run_seed) + index); }
 
+namespace {
+
+void make_operands(const Generator& g, Rng& rng, size_t m, size_t n, size_t k, FuzzCase& c) {
+  Operands x;
+  const std::string parameter = g.make(rng, m, n, k, x);
+  c.a = std::move(x.first), c.b = std::move(x.second);
+  c.generator = parameter.empty() ? g.name : g.name + ":" + parameter;
+}
+
+}  // namespace
+
 FuzzCase generate_case(uint64_t run_seed, uint64_t index, const std::vector<std::string>& generators, const ShapeLimits& limits) {
   FuzzCase c{.index = index, .seed = case_seed(run_seed, index)};
   Rng rng(c.seed);
   const Generator& g = find_generator(generators[rng.below(generators.size())]);
   const size_t m = draw_size(rng, limits.max_m), n = draw_size(rng, limits.max_n), k = draw_size(rng, limits.max_k);
-  Operands x;
-  const std::string parameter = g.make(rng, m, n, k, x);
-  c.a = std::move(x.first), c.b = std::move(x.second);
-  c.generator = parameter.empty() ? g.name : g.name + ":" + parameter;
+  make_operands(g, rng, m, n, k, c);
+  return c;
+}
+
+FuzzCase generate_operands(const std::string& generator, size_t m, size_t n, size_t k, uint64_t seed) {
+  const Generator& g = find_generator(generator, "generate: ");
+  FuzzCase c{.seed = seed};
+  Rng rng(seed);
+  make_operands(g, rng, m, n, k, c);
   return c;
 }
 

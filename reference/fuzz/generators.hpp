@@ -24,5 +24,9 @@ uint64_t case_seed(uint64_t run_seed, uint64_t index);
 
 // Case `index`: a generator drawn from `generators`, a shape within `limits`, the operands.
 FuzzCase generate_case(uint64_t run_seed, uint64_t index, const std::vector<std::string>& generators, const ShapeLimits& limits);
+// The operands one generator makes for a shape the caller chose, from `seed` alone (what property
+// testing libraries draw: they shrink the shape and the seed themselves). InputError for an unknown
+// generator.
+FuzzCase generate_operands(const std::string& generator, size_t m, size_t n, size_t k, uint64_t seed);
 
 }  // namespace ozref::fuzz
