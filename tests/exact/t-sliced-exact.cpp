@@ -8,6 +8,7 @@
 #include "common/distributions.hpp"
 #include "exact/exact_gemm.hpp"
 #include "exact/rational_oracle.hpp"
+#include "exact/gpu_exact_model.hpp"
 #include "exact/sliced_exact.hpp"
 #include "support.hpp"
 
@@ -22,10 +23,15 @@ bool same_bits(double got, double expect) {
 }
 
 // Every element of the sliced product: FP64 against the oracle, and nearest, FP32 and the residual
-// bit for bit against exact_gemm (itself held to the oracle in t-exact-gemm.cpp).
+// bit for bit against exact_gemm (itself held to the oracle in t-exact-gemm.cpp); and the GPU's
+// arithmetic (gpu_exact_model: the same plan and moduli) bit for bit against the same FP64.
 SlicePlan check_sliced(const Matrix<double>& a, const Matrix<double>& b, CaseCount& cases, bool oracle_too = true) {
   const SlicedProduct s = sliced_exact(a, b, 2);
   const ExactProduct e = exact_gemm(a, b, {.threads = 2});
+  const SlicedProduct g = gpu_exact_model(a, b);
+  REQUIRE(g.plan.pairs == s.plan.pairs);
+  REQUIRE(g.plan.width == s.plan.width);
+  if (s.plan.moduli) REQUIRE(g.product.moduli == s.plan.moduli);
   REQUIRE(s.product.nearest.size() == a.rows * b.cols);
   Matrix<oracle::ExactElement> ref;
   if (oracle_too) ref = oracle::gemm(a, b);
@@ -34,6 +40,7 @@ SlicePlan check_sliced(const Matrix<double>& a, const Matrix<double>& b, CaseCou
                     << s.plan.slices_b << " of width " << s.plan.width);
     if (oracle_too) REQUIRE(same_bits(s.product.nearest[i], oracle::to_double(ref.data[i])));
     REQUIRE(same_bits(s.product.nearest[i], e.nearest[i]));
+    REQUIRE(same_bits(g.product.nearest[i], e.nearest[i]));
     REQUIRE(std::bit_cast<uint32_t>(s.product.nearest_fp32[i]) == std::bit_cast<uint32_t>(e.nearest_fp32[i]));
     const bool finite = std::isfinite(e.nearest[i]);
     if (finite) REQUIRE(s.product.residual[i] == e.residual[i]);
@@ -130,4 +137,27 @@ TEST_CASE("sliced exact: larger wide-range products, bit for bit exact_gemm's", 
   const Distribution d{Distribution::Randn, 0};
   check_sliced(random_matrix(64, 513, d, rng), random_matrix(513, 48, d, rng), cases, false);
   cases.report(40 * 33 + 64 * 48);
+}
+
+TEST_CASE("sliced exact: the GPU's rounding of a 64-bit window against the GMP oracle", "[exact][sliced]") {
+  Rng rng(test::seed() + 45);
+  CaseCount cases("windows rounded (subnormal, ties, overflow)");
+  for (int e = -1074 - 70; e <= 1024 - 60; ++e)
+    for (int rep = 0; rep < 6; ++rep) {
+      // Bit 63 set; ties and near-ties below the rounding point for some of them.
+      uint64_t sig = rng.next() | (uint64_t{1} << 63);
+      if (rep == 1) sig = (sig >> 11 << 11) | (uint64_t{1} << 10);  // a tie at 53 bits
+      if (rep == 2) sig = ~uint64_t{0};                              // carries to the next binade
+      const bool sticky = rep == 3 || rep == 4;
+      const bool negative = rep % 2;
+      oracle::ExactElement x;
+      x.value = mpq_class(mpz_class(std::to_string(sig))) * oracle::pow2(e);
+      if (sticky) x.value += oracle::pow2(e - 1);  // inside (sig, sig + 1) * 2^e: all it says
+      if (negative) x.value = -x.value;
+      const double expect = oracle::to_double(x);
+      INFO("sig " << sig << " e " << e << " sticky " << sticky);
+      REQUIRE(std::bit_cast<uint64_t>(expect) == exact_element::round_to_fp64(negative, sig, sticky, e));
+      ++cases;
+    }
+  cases.report(6 * 2000);
 }

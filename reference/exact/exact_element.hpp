@@ -1,0 +1,161 @@
+// The per-element arithmetic of the sliced exact product on the GPU (device/exact/), compiled for
+// both sides: device/exact's kernels are loops over these functions, and exact/gpu_exact_model.cpp
+// runs the same functions on the CPU, so that the host tests hold the GPU's arithmetic against
+// exact_gemm without a GPU. Integers only: bit patterns in, bit patterns out.
+#pragma once
+#include <cstdint>
+
+#include "common/host_device.hpp"
+
+namespace ozref::exact_element {
+
+constexpr int kMaxModuli = 49;  // int8_moduli(): every pairwise coprime modulus from 256 down
+constexpr int kCrtWords = 7;    // their product is below 2^392
+
+// The moduli of one slice pair and what Garner's algorithm needs of them.
+struct CrtTables {
+  int count = 0;                         // moduli used: the first `count` of int8_moduli()
+  int words = 0;                         // 64-bit words of M, their product
+  uint32_t m[kMaxModuli] = {};
+  uint32_t inv[kMaxModuli] = {};         // (m_0 ... m_{t-1})^-1 mod m_t
+  uint64_t half[kCrtWords] = {};         // floor(M / 2): residues above it stand for negative values
+  uint64_t product[kCrtWords] = {};      // M
+};
+
+// Whether the entry with FP64 bit pattern `bits` lies in slice `slice` (of width w bits; w = 0:
+// one slice) of a line whose lowest set bit is `low`: nonzero, finite, its lowest set bit `off`
+// bits above `low` with off / w == slice. Then |entry| = sig * 2^shift over the slice's base.
+OZREF_HD_INLINE bool slice_entry(uint64_t bits, int low, int w, int slice, uint64_t& sig, int& shift) {
+  const int field = int((bits >> 52) & 0x7FF);
+  sig = bits & ((uint64_t{1} << 52) - 1);
+  if (field == 0x7FF || (field == 0 && sig == 0)) return false;
+  if (field) sig |= uint64_t{1} << 52;
+  int exp = (field ? field : 1) - 1075;
+  while (!(sig & 1)) sig >>= 1, ++exp;  // the lowest set bit, as the line's `low` counts it
+  const int off = exp - low;
+  shift = w ? off % w : off;
+  return w ? off / w == slice : slice == 0;
+}
+
+// That entry's balanced residue modulo m in [-128, 127] (0 outside the slice); pow2 holds 2^s mod m
+// for s = 0, 1, ....
+OZREF_HD_INLINE int8_t slice_residue(uint64_t bits, int low, int w, int slice, uint32_t m, const uint8_t* pow2) {
+  uint64_t sig = 0;
+  int shift = 0;
+  if (!slice_entry(bits, low, w, slice, sig, shift)) return 0;
+  const uint32_t r = uint32_t((sig % m) * pow2[shift] % m);  // |entry| mod m
+  const uint32_t signed_r = (bits >> 63) && r ? m - r : r;
+  return int8_t(signed_r >= (m + 1) / 2 ? int(signed_r) - int(m) : int(signed_r));
+}
+
+// An int32 sum of products of balanced residues reduced into [0, m).
+OZREF_HD_INLINE uint8_t reduce_sum(int32_t sum, uint32_t m) {
+  const int32_t r = sum % int32_t(m);
+  return uint8_t(r < 0 ? r + int32_t(m) : r);
+}
+
+// The integer X in (-M/2, M/2] with X = u_t mod m_t for every t (u_t at u[t * stride]), as sign and
+// magnitude in t.words words: Garner's mixed-radix digits, then Horner's rule.
+OZREF_HD_INLINE void garner(const CrtTables& t, const uint8_t* u, uint64_t stride, uint64_t* mag, bool& negative) {
+  uint32_t d[kMaxModuli];
+  for (int i = 0; i < t.count; ++i) {
+    uint32_t x = 0;  // the digits so far, modulo m_i
+    for (int s = i - 1; s >= 0; --s) x = (x * (t.m[s] % t.m[i]) + d[s]) % t.m[i];
+    const uint32_t ui = u[uint64_t(i) * stride];
+    d[i] = (ui + t.m[i] - x) % t.m[i] * t.inv[i] % t.m[i];
+  }
+  for (int w = 0; w < t.words; ++w) mag[w] = 0;
+  for (int i = t.count - 1; i >= 0; --i) {  // mag = mag * m_i + d_i
+    uint64_t carry = d[i];
+    for (int w = 0; w < t.words; ++w) {
+      const uint64_t lo = (mag[w] & 0xFFFFFFFFu) * t.m[i] + (carry & 0xFFFFFFFFu);
+      const uint64_t hi = (mag[w] >> 32) * t.m[i] + (lo >> 32) + (carry >> 32);
+      mag[w] = (hi << 32) | (lo & 0xFFFFFFFFu);
+      carry = hi >> 32;
+    }
+  }
+  bool above = false;  // mag > floor(M / 2)
+  for (int w = t.words - 1; w >= 0; --w)
+    if (mag[w] != t.half[w]) {
+      above = mag[w] > t.half[w];
+      break;
+    }
+  negative = above;
+  if (!above) return;
+  uint64_t borrow = 0;  // mag = M - mag
+  for (int w = 0; w < t.words; ++w) {
+    const uint64_t x = t.product[w], y = mag[w];
+    const uint64_t r = x - y - borrow;
+    borrow = (x < y) || (x - y < borrow);
+    mag[w] = r;
+  }
+}
+
+// acc (two's complement, `words` words) += (-1)^negative * mag (mw words) * 2^offset, the bits
+// beyond acc dropped (the caller sizes acc so that the exact sum fits).
+OZREF_HD_INLINE void add_shifted(uint64_t* acc, int words, bool negative, const uint64_t* mag, int mw, unsigned offset) {
+  const int w0 = int(offset / 64);
+  const unsigned b = offset % 64;
+  uint64_t carry = negative ? 1 : 0;  // -x = ~x + 1
+  uint64_t prev = 0;
+  for (int w = w0; w < words; ++w) {
+    const int i = w - w0;
+    const uint64_t cur = i < mw ? mag[i] : 0;
+    uint64_t part = b ? (cur << b) | (prev >> (64 - b)) : cur;
+    prev = cur;
+    if (negative) part = ~part;
+    const uint64_t s = acc[w] + part;
+    const uint64_t s2 = s + carry;
+    carry = uint64_t(s < part) + uint64_t(s2 < s);
+    acc[w] = s2;
+    if (i > mw && !carry && !negative) break;  // nothing left to add
+  }
+}
+
+// sig * 2^e plus, when `sticky`, a positive amount below 2^e (sig's bit 63 set) rounded to the
+// nearest FP64, ties to even, -0 kept for a negative value that rounds to zero: its bit pattern.
+OZREF_HD_INLINE uint64_t round_to_fp64(bool negative, uint64_t sig, bool sticky, int e) {
+  const uint64_t sign = uint64_t(negative) << 63;
+  const int lead = e + 63;
+  if (lead > 1023) return sign | (uint64_t{0x7FF} << 52);
+  const int q = lead - 52 > -1074 ? lead - 52 : -1074;  // the result's last bit
+  const int sh = q - e;                                 // at least 11
+  uint64_t mant = 0;
+  if (sh == 64) {
+    mant = ((sig << 1) | uint64_t(sticky)) != 0;  // above half of 2^q (bit 63 is the half)
+  } else if (sh < 64) {
+    mant = sig >> sh;
+    const bool half = (sig >> (sh - 1)) & 1;
+    const bool rest = (sig & ((uint64_t{1} << (sh - 1)) - 1)) || sticky;
+    mant += half && (rest || (mant & 1));
+  }
+  return sign | ((uint64_t(q + 1074) << 52) + mant);  // a carry to 2^53 steps the exponent (to Inf)
+}
+
+// The two's-complement accumulator acc (value acc * 2^base) rounded to FP64: its bit pattern
+// (+0 for an exact zero). Destroys acc.
+OZREF_HD_INLINE uint64_t round_accumulator(uint64_t* acc, int words, int base) {
+  const bool negative = words && (acc[words - 1] >> 63);
+  if (negative) {
+    uint64_t carry = 1;
+    for (int w = 0; w < words; ++w) {
+      acc[w] = ~acc[w] + carry;
+      carry = carry && acc[w] == 0;
+    }
+  }
+  int top = words - 1;
+  while (top >= 0 && acc[top] == 0) --top;
+  if (top < 0) return 0;
+#ifdef __CUDA_ARCH__
+  const int lz = __clzll(static_cast<long long>(acc[top]));
+#else
+  const int lz = __builtin_clzll(acc[top]);
+#endif
+  const uint64_t below = top > 0 ? acc[top - 1] : 0;
+  const uint64_t sig = lz ? (acc[top] << lz) | (below >> (64 - lz)) : acc[top];  // the top 64 bits
+  bool sticky = lz ? (below << lz) != 0 : below != 0;
+  for (int w = top - 2; w >= 0 && !sticky; --w) sticky = acc[w] != 0;
+  return round_to_fp64(negative, sig, sticky, base + 64 * top - lz);  // sig's bit 0 is acc's bit 64 top - lz
+}
+
+}  // namespace ozref::exact_element
