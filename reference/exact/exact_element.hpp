@@ -31,10 +31,22 @@ OZREF_HD_INLINE bool slice_entry(uint64_t bits, int low, int w, int slice, uint6
   if (field == 0x7FF || (field == 0 && sig == 0)) return false;
   if (field) sig |= uint64_t{1} << 52;
   int exp = (field ? field : 1) - 1075;
-  while (!(sig & 1)) sig >>= 1, ++exp;  // the lowest set bit, as the line's `low` counts it
+#ifdef __CUDA_ARCH__
+  const int tz = __ffsll(static_cast<long long>(sig)) - 1;
+#else
+  const int tz = __builtin_ctzll(sig);
+#endif
+  sig >>= tz, exp += tz;  // the lowest set bit, as the line's `low` counts it
   const int off = exp - low;
   shift = w ? off % w : off;
   return w ? off / w == slice : slice == 0;
+}
+
+// (-1)^negative sig 2^shift as a balanced residue modulo m in [-128, 127]; pow2 holds 2^s mod m.
+OZREF_HD_INLINE int8_t entry_residue(bool negative, uint64_t sig, int shift, uint32_t m, const uint8_t* pow2) {
+  const uint32_t r = uint32_t((sig % m) * pow2[shift] % m);
+  const uint32_t signed_r = negative && r ? m - r : r;
+  return int8_t(signed_r >= (m + 1) / 2 ? int(signed_r) - int(m) : int(signed_r));
 }
 
 // That entry's balanced residue modulo m in [-128, 127] (0 outside the slice); pow2 holds 2^s mod m
@@ -42,10 +54,7 @@ OZREF_HD_INLINE bool slice_entry(uint64_t bits, int low, int w, int slice, uint6
 OZREF_HD_INLINE int8_t slice_residue(uint64_t bits, int low, int w, int slice, uint32_t m, const uint8_t* pow2) {
   uint64_t sig = 0;
   int shift = 0;
-  if (!slice_entry(bits, low, w, slice, sig, shift)) return 0;
-  const uint32_t r = uint32_t((sig % m) * pow2[shift] % m);  // |entry| mod m
-  const uint32_t signed_r = (bits >> 63) && r ? m - r : r;
-  return int8_t(signed_r >= (m + 1) / 2 ? int(signed_r) - int(m) : int(signed_r));
+  return slice_entry(bits, low, w, slice, sig, shift) ? entry_residue(bits >> 63, sig, shift, m, pow2) : 0;
 }
 
 // An int32 sum of products of balanced residues reduced into [0, m).
@@ -113,13 +122,17 @@ OZREF_HD_INLINE void add_shifted(uint64_t* acc, int words, bool negative, const 
 }
 
 // sig * 2^e plus, when `sticky`, a positive amount below 2^e (sig's bit 63 set) rounded to the
-// nearest FP64, ties to even, -0 kept for a negative value that rounds to zero: its bit pattern.
-OZREF_HD_INLINE uint64_t round_to_fp64(bool negative, uint64_t sig, bool sticky, int e) {
-  const uint64_t sign = uint64_t(negative) << 63;
+// nearest binary floating-point number of `digits` digits, least exponent emin and greatest emax
+// (FP64: 53, -1022, 1023), ties to even, the sign kept for a value that rounds to zero: its bit
+// pattern.
+template <int digits, int emin, int emax>
+OZREF_HD_INLINE uint64_t round_window(bool negative, uint64_t sig, bool sticky, int e) {
+  constexpr int fraction = digits - 1, qmin = emin - fraction;  // qmin: the least significant bit
+  const uint64_t sign = uint64_t(negative) << (fraction + (emax == 1023 ? 11 : 8));  // FP64 or FP32
   const int lead = e + 63;
-  if (lead > 1023) return sign | (uint64_t{0x7FF} << 52);
-  const int q = lead - 52 > -1074 ? lead - 52 : -1074;  // the result's last bit
-  const int sh = q - e;                                 // at least 11
+  if (lead > emax) return sign | (uint64_t(2 * emax + 1) << fraction);  // +-Inf
+  const int q = lead - fraction > qmin ? lead - fraction : qmin;  // the result's last bit
+  const int sh = q - e;                                           // at least 64 - digits
   uint64_t mant = 0;
   if (sh == 64) {
     mant = ((sig << 1) | uint64_t(sticky)) != 0;  // above half of 2^q (bit 63 is the half)
@@ -129,33 +142,92 @@ OZREF_HD_INLINE uint64_t round_to_fp64(bool negative, uint64_t sig, bool sticky,
     const bool rest = (sig & ((uint64_t{1} << (sh - 1)) - 1)) || sticky;
     mant += half && (rest || (mant & 1));
   }
-  return sign | ((uint64_t(q + 1074) << 52) + mant);  // a carry to 2^53 steps the exponent (to Inf)
+  return sign | ((uint64_t(q - qmin) << fraction) + mant);  // a carry to 2^digits steps the exponent (to Inf)
+}
+OZREF_HD_INLINE uint64_t round_to_fp64(bool negative, uint64_t sig, bool sticky, int e) {
+  return round_window<53, -1022, 1023>(negative, sig, sticky, e);
+}
+OZREF_HD_INLINE uint32_t round_to_fp32(bool negative, uint64_t sig, bool sticky, int e) {
+  return uint32_t(round_window<24, -126, 127>(negative, sig, sticky, e));
 }
 
-// The two's-complement accumulator acc (value acc * 2^base) rounded to FP64: its bit pattern
-// (+0 for an exact zero). Destroys acc.
-OZREF_HD_INLINE uint64_t round_accumulator(uint64_t* acc, int words, int base) {
-  const bool negative = words && (acc[words - 1] >> 63);
-  if (negative) {
-    uint64_t carry = 1;
-    for (int w = 0; w < words; ++w) {
-      acc[w] = ~acc[w] + carry;
-      carry = carry && acc[w] == 0;
-    }
+// acc = -acc (two's complement); returns whether acc was negative before.
+OZREF_HD_INLINE bool negate_if_negative(uint64_t* acc, int words) {
+  if (!words || !(acc[words - 1] >> 63)) return false;
+  uint64_t carry = 1;
+  for (int w = 0; w < words; ++w) {
+    acc[w] = ~acc[w] + carry;
+    carry = carry && acc[w] == 0;
   }
+  return true;
+}
+
+// The top 64 bits of a nonzero magnitude (bit 63 set) as sig * 2^e (e counted from bit 0 of mag
+// plus base), `sticky` when bits below them are set. False for zero.
+OZREF_HD_INLINE bool top_bits(const uint64_t* mag, int words, int base, uint64_t& sig, bool& sticky, int& e) {
   int top = words - 1;
-  while (top >= 0 && acc[top] == 0) --top;
-  if (top < 0) return 0;
+  while (top >= 0 && mag[top] == 0) --top;
+  if (top < 0) return false;
 #ifdef __CUDA_ARCH__
-  const int lz = __clzll(static_cast<long long>(acc[top]));
+  const int lz = __clzll(static_cast<long long>(mag[top]));
 #else
-  const int lz = __builtin_clzll(acc[top]);
+  const int lz = __builtin_clzll(mag[top]);
 #endif
-  const uint64_t below = top > 0 ? acc[top - 1] : 0;
-  const uint64_t sig = lz ? (acc[top] << lz) | (below >> (64 - lz)) : acc[top];  // the top 64 bits
-  bool sticky = lz ? (below << lz) != 0 : below != 0;
-  for (int w = top - 2; w >= 0 && !sticky; --w) sticky = acc[w] != 0;
-  return round_to_fp64(negative, sig, sticky, base + 64 * top - lz);  // sig's bit 0 is acc's bit 64 top - lz
+  const uint64_t below = top > 0 ? mag[top - 1] : 0;
+  sig = lz ? (mag[top] << lz) | (below >> (64 - lz)) : mag[top];
+  sticky = lz ? (below << lz) != 0 : below != 0;
+  for (int w = top - 2; w >= 0 && !sticky; --w) sticky = mag[w] != 0;
+  e = base + 64 * top - lz;  // sig's bit 0 is mag's bit 64 top - lz
+  return true;
+}
+
+// One element of the exact product as exact_gemm gives it (exact/exact_gemm.hpp): nearest in FP64
+// and in FP32, and the residual E - nearest rounded to odd at 64 bits, as (-1)^residual_negative
+// residual_sig 2^residual_exp (residual_sig 0: residual 0).
+struct RoundedElement {
+  uint64_t nearest = 0, residual_sig = 0;
+  uint32_t nearest_fp32 = 0;
+  int32_t residual_exp = 0;
+  bool residual_negative = false, residual_exact = true;
+};
+
+// The two's-complement accumulator acc (value E = acc * 2^base, `words` words with a spare top bit)
+// rounded; an exact zero gives +0. Destroys acc.
+OZREF_HD_INLINE RoundedElement round_element(uint64_t* acc, int words, int base) {
+  RoundedElement r;
+  const bool negative = negate_if_negative(acc, words);
+  uint64_t sig = 0;
+  bool sticky = false;
+  int e = 0;
+  if (!top_bits(acc, words, base, sig, sticky, e)) return r;
+  r.nearest = round_to_fp64(negative, sig, sticky, e);
+  r.nearest_fp32 = round_to_fp32(negative, sig, sticky, e);
+  const int field = int((r.nearest >> 52) & 0x7FF);
+  if (field == 0x7FF) {  // beyond the FP64 range: no residual, and not exact
+    r.residual_exact = false;
+    return r;
+  }
+  // |E| - |nearest|: nearest's significand (trailing zeros stripped) at its lowest set bit, which
+  // lies at or above base (E's lowest bit, or a rounding point above it).
+  uint64_t nsig = r.nearest & ((uint64_t{1} << 52) - 1);
+  if (field) nsig |= uint64_t{1} << 52;
+  int nexp = (field ? field : 1) - 1075;
+  if (nsig) {
+#ifdef __CUDA_ARCH__
+    const int tz = __ffsll(static_cast<long long>(nsig)) - 1;
+#else
+    const int tz = __builtin_ctzll(nsig);
+#endif
+    nsig >>= tz, nexp += tz;
+    add_shifted(acc, words, true, &nsig, 1, unsigned(nexp - base));
+  }
+  const bool below = negate_if_negative(acc, words);  // |E| < |nearest|
+  if (!top_bits(acc, words, base, sig, sticky, e)) return r;
+  r.residual_negative = below != negative;
+  r.residual_sig = sig | uint64_t(sticky);  // rounded to odd
+  r.residual_exp = e;
+  r.residual_exact = !sticky;
+  return r;
 }
 
 }  // namespace ozref::exact_element

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
+#include <cmath>
 #include <stdexcept>
 
 #include "exact/int8_residue_gemm.hpp"
@@ -122,7 +123,12 @@ SlicedProduct gpu_exact_model(const Matrix<double>& a, const Matrix<double>& b) 
   }
   for (size_t e = 0; e < m * n; ++e) {  // round
     const int base = g.row_low[e / n] == INT_MAX || g.col_low[e % n] == INT_MAX ? 0 : g.row_low[e / n] + g.col_low[e % n];
-    r.product.nearest[e] = std::bit_cast<double>(round_accumulator(&acc[e * g.words], int(g.words), base));
+    const RoundedElement x = round_element(&acc[e * g.words], int(g.words), base);
+    r.product.nearest[e] = std::bit_cast<double>(x.nearest);
+    r.product.nearest_fp32[e] = std::bit_cast<float>(x.nearest_fp32);
+    const long double residual = std::ldexp(static_cast<long double>(x.residual_sig), x.residual_exp);
+    r.product.residual[e] = x.residual_negative ? -residual : residual;
+    r.product.residual_exact[e] = x.residual_exact;
   }
   apply_specials(a, b, an, r.product);
   r.product.moduli = g.tables.count;

@@ -29,8 +29,8 @@ exact_element::CrtTables crt_tables(long bits);
 
 GpuExactSetup gpu_exact_setup(const exact_parts::Analysis& an, size_t k);
 
-// C's FP64 bit patterns as the GPU computes them, specials included (out.nearest; the residual
-// and nearest_fp32 are left as canaries).
+// The exact product as the GPU computes it: nearest, nearest_fp32, residual and residual_exact,
+// specials included.
 SlicedProduct gpu_exact_model(const Matrix<double>& a, const Matrix<double>& b);
 
 }  // namespace ozref

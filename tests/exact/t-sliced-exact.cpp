@@ -40,9 +40,13 @@ SlicePlan check_sliced(const Matrix<double>& a, const Matrix<double>& b, CaseCou
                     << s.plan.slices_b << " of width " << s.plan.width);
     if (oracle_too) REQUIRE(same_bits(s.product.nearest[i], oracle::to_double(ref.data[i])));
     REQUIRE(same_bits(s.product.nearest[i], e.nearest[i]));
-    REQUIRE(same_bits(g.product.nearest[i], e.nearest[i]));
-    REQUIRE(std::bit_cast<uint32_t>(s.product.nearest_fp32[i]) == std::bit_cast<uint32_t>(e.nearest_fp32[i]));
     const bool finite = std::isfinite(e.nearest[i]);
+    REQUIRE(same_bits(g.product.nearest[i], e.nearest[i]));
+    REQUIRE(std::bit_cast<uint32_t>(g.product.nearest_fp32[i]) == std::bit_cast<uint32_t>(e.nearest_fp32[i]));
+    if (finite) REQUIRE(g.product.residual[i] == e.residual[i]);
+    if (finite) REQUIRE(std::signbit(g.product.residual[i]) == std::signbit(e.residual[i]));
+    if (finite) REQUIRE(g.product.residual_exact[i] == e.residual_exact[i]);
+    REQUIRE(std::bit_cast<uint32_t>(s.product.nearest_fp32[i]) == std::bit_cast<uint32_t>(e.nearest_fp32[i]));
     if (finite) REQUIRE(s.product.residual[i] == e.residual[i]);
     if (finite) REQUIRE(s.product.residual_exact[i] == e.residual_exact[i]);
     ++cases;
@@ -139,7 +143,7 @@ TEST_CASE("sliced exact: larger wide-range products, bit for bit exact_gemm's", 
   cases.report(40 * 33 + 64 * 48);
 }
 
-TEST_CASE("sliced exact: the GPU's rounding of a 64-bit window against the GMP oracle", "[exact][sliced]") {
+TEST_CASE("sliced exact: the GPU's rounding of a 64-bit window to FP64 and FP32 against the GMP oracle", "[exact][sliced]") {
   Rng rng(test::seed() + 45);
   CaseCount cases("windows rounded (subnormal, ties, overflow)");
   for (int e = -1074 - 70; e <= 1024 - 60; ++e)
@@ -157,6 +161,7 @@ TEST_CASE("sliced exact: the GPU's rounding of a 64-bit window against the GMP o
       const double expect = oracle::to_double(x);
       INFO("sig " << sig << " e " << e << " sticky " << sticky);
       REQUIRE(std::bit_cast<uint64_t>(expect) == exact_element::round_to_fp64(negative, sig, sticky, e));
+      REQUIRE(std::bit_cast<uint32_t>(oracle::to_float(x)) == exact_element::round_to_fp32(negative, sig, sticky, e));
       ++cases;
     }
   cases.report(6 * 2000);
