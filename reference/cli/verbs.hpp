@@ -21,12 +21,18 @@ struct ExactArgs {
   std::string a, b, out;
   int threads = 0;
   bool timings = false;  // the phase table on standard error (cli/timings_report.hpp)
+  std::string device = "cpu";  // --device: cpu (exact_gemm) or gpu (exact/gpu_exact.hpp)
+  bool json = false;
 };
 int run_exact(const ExactArgs& args, std::ostream& out);
+// 77 after one line on `out` saying why when `device` is "gpu" and no usable GPU is present (as
+// ozref lockstep does); else 0.
+int gpu_missing(const std::string& verb, const std::string& device, std::ostream& out);
 void add_exact(CLI::App& app, Action& action);
 
 struct CheckArgs {
   std::string a, b, c;
+  std::string device = "cpu";  // where the exact product is computed: cpu or gpu
   bool json = false;
   int threads = 0;
   bool timings = false;
