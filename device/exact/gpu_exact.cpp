@@ -68,7 +68,7 @@ GpuExactProduct gpu_exact(const Matrix<double>& a, const Matrix<double>& b) {
   GpuExactSetup g = gpu_exact_setup(an, k);
   g.plan.pairs = 0;
   const auto start = std::chrono::steady_clock::now();
-  if (m * n && g.plan.moduli) {
+  if (m * n != 0 && g.plan.moduli != 0) {
     const CrtTables& t = g.tables;
     const size_t np = round_up4(n), kp = round_up4(g.plan.depth_block), words = g.words;
     const Footprint f{k, n, np, kp, size_t(t.count), words};

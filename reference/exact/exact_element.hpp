@@ -44,7 +44,9 @@ OZREF_HD_INLINE bool slice_entry(uint64_t bits, int low, int w, int slice, uint6
 
 // (-1)^negative sig 2^shift as a balanced residue modulo m in [-128, 127]; pow2 holds 2^s mod m.
 OZREF_HD_INLINE int8_t entry_residue(bool negative, uint64_t sig, int shift, uint32_t m, const uint8_t* pow2) {
-  const uint32_t r = uint32_t((sig % m) * pow2[shift] % m);
+  // sig mod m in 32-bit arithmetic (a 64-bit remainder is a long software routine on the GPU).
+  const uint32_t hi = uint32_t(sig >> 32) % m, lo = uint32_t(sig) % m, two32 = uint32_t((uint64_t{1} << 32) % m);
+  const uint32_t r = (hi * two32 + lo) % m * pow2[shift] % m;
   const uint32_t signed_r = negative && r ? m - r : r;
   return int8_t(signed_r >= (m + 1) / 2 ? int(signed_r) - int(m) : int(signed_r));
 }
