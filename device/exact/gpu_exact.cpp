@@ -27,6 +27,18 @@ using device::DeviceArray;
 
 size_t round_up4(size_t x) { return (x + 3) / 4 * 4; }
 
+// cuBLASLt's int8 GEMM, or ozref's own mma.sync kernel from the first time cuBLASLt cannot be
+// loaded or refuses the shape; `gemm` says which ran (and why).
+void int8_gemm(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int32_t* c, std::string& gemm) {
+  if (gemm == "cuBLASLt") try {
+      device::int8_gemm_cublaslt(m, n, k, a, b_columns, c, nullptr);
+      return;
+    } catch (const std::runtime_error& e) {
+      gemm = std::string("mma.sync (cuBLASLt: ") + e.what() + ")";
+    }
+  device::int8_gemm_mma(m, n, k, a, b_columns, c);
+}
+
 // The GPU's memory for a band of h rows (A's part of it, its residues, the GEMM's int32 result, the
 // residues of C, the accumulators, the rounded elements), and for what every band shares (B).
 struct Footprint {
@@ -100,28 +112,27 @@ GpuExactProduct gpu_exact(const Matrix<double>& a, const Matrix<double>& b) {
         for (int s = 0; s < g.plan.slices_a; ++s) {
           int any[2] = {0, 0};
           OZREF_CUDA(cudaMemset(d_any.get(), 0, 2 * sizeof(int)));
-          device::exact::residues(d_a.get(), k, false, rows, rows_p, k0, kb, kbp, d_row_low.get() + i0,
-                                                             g.plan.width, s, t, d_pow2.get(), pow2_row, d_ra.get(), d_any.get());
+          device::exact::residues(d_a.get(), k, false, rows, rows_p, k0, kb, kbp, d_row_low.get() + i0, g.plan.width, s, t, d_pow2.get(),
+                                  pow2_row, d_ra.get(), d_any.get());
           d_any.download(any);
           if (!any[0]) continue;
           for (int sb = 0; sb < g.plan.slices_b; ++sb) {
             OZREF_CUDA(cudaMemset(d_any.get() + 1, 0, sizeof(int)));
-            device::exact::residues(d_b.get(), n, true, n, np, k0, kb, kbp, d_col_low.get(), g.plan.width, sb, t,
-                                                           d_pow2.get(), pow2_row, d_rb.get(), d_any.get() + 1);
-              d_any.download(any);
+            device::exact::residues(d_b.get(), n, true, n, np, k0, kb, kbp, d_col_low.get(), g.plan.width, sb, t, d_pow2.get(), pow2_row,
+                                    d_rb.get(), d_any.get() + 1);
+            d_any.download(any);
             if (!any[1]) continue;
             ++g.plan.pairs;
             for (int q = 0; q < t.count; ++q) {  // one int8 GEMM per modulus, its int32 sums exact (K block < 2^17)
-              device::int8_gemm_cublaslt(rows_p, np, kbp, d_ra.get() + size_t(q) * rows_p * kbp, d_rb.get() + size_t(q) * np * kbp,
-                                         d_c.get(), nullptr);
+              int8_gemm(rows_p, np, kbp, d_ra.get() + size_t(q) * rows_p * kbp, d_rb.get() + size_t(q) * np * kbp, d_c.get(), r.gemm);
               device::exact::reduce(d_c.get(), rows, n, np, t.m[q], d_u.get() + size_t(q) * rows * n);
-                }
-            device::exact::crt(d_u.get(), rows * n, t, d_acc.get(), int(words), unsigned((s + sb) * g.plan.width));
             }
+            device::exact::crt(d_u.get(), rows * n, t, d_acc.get(), int(words), unsigned((s + sb) * g.plan.width));
+          }
         }
       }
       device::exact::round(d_acc.get(), rows, n, int(words), d_row_low.get() + i0, d_col_low.get(),
-                                                  {d_nearest.get(), d_fp32.get(), d_rsig.get(), d_rexp.get(), d_flags.get()});
+                           {d_nearest.get(), d_fp32.get(), d_rsig.get(), d_rexp.get(), d_flags.get()});
       const size_t c = rows * n;
       OZREF_CUDA(cudaMemcpy(nearest.data(), d_nearest.get(), c * 8, cudaMemcpyDeviceToHost));
       OZREF_CUDA(cudaMemcpy(fp32.data(), d_fp32.get(), c * 4, cudaMemcpyDeviceToHost));

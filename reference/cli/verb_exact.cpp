@@ -38,6 +38,7 @@ nlohmann::json exact_json(const ExactArgs& args, const ExactProduct& e, const Gp
   const SlicePlan& p = gpu->sliced.plan;
   j["slices_a"] = p.slices_a, j["slices_b"] = p.slices_b, j["slice_width"] = p.width, j["pair_bits"] = p.pair_bits;
   j["depth_blocks"] = p.depth_blocks, j["slice_pairs"] = p.pairs, j["int8_gemms"] = p.gemms(), j["gpu_seconds"] = gpu->gpu_seconds;
+  j["gemm"] = gpu->gemm;
   return j;
 }
 
@@ -45,7 +46,7 @@ void print_gpu_plan(std::ostream& out, const GpuExactProduct& g) {
   const SlicePlan& p = g.sliced.plan;
   out << "on " << g.device << ": " << p.slices_a << "x" << p.slices_b << " slices (width " << (p.width ? std::to_string(p.width) : "whole line")
       << "), " << g.sliced.product.moduli << " int8 moduli, " << p.pairs << " slice pairs and depth blocks, " << p.gemms() << " int8 GEMMs, "
-      << g.panels << " panels, " << g.gpu_seconds << " s on the GPU\n";
+      << g.panels << " panels, " << g.gpu_seconds << " s on the GPU (GEMMs: " << g.gemm << ")\n";
 }
 }  // namespace
 
