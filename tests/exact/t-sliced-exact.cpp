@@ -9,6 +9,7 @@
 #include "exact/exact_gemm.hpp"
 #include "exact/rational_oracle.hpp"
 #include "exact/gpu_exact_model.hpp"
+#include "exact/int8_residue_gemm.hpp"
 #include "exact/sliced_exact.hpp"
 #include "support.hpp"
 
@@ -137,10 +138,10 @@ TEST_CASE("sliced exact: 1x1x1, empty dimensions and all-zero operands", "[exact
 TEST_CASE("sliced exact: larger wide-range products, bit for bit exact_gemm's", "[exact][sliced]") {
   Rng rng(test::seed() + 44);
   CaseCount cases("elements (sliced, larger)");
-  check_sliced(wide_spread(40, 300, rng, 300), wide_spread(300, 33, rng, 300), cases, false);
+  check_sliced(wide_spread(24, 200, rng, 300), wide_spread(200, 20, rng, 300), cases, false);
   const Distribution d{Distribution::Randn, 0};
   check_sliced(random_matrix(64, 513, d, rng), random_matrix(513, 48, d, rng), cases, false);
-  cases.report(40 * 33 + 64 * 48);
+  cases.report(24 * 20 + 64 * 48);
 }
 
 TEST_CASE("sliced exact: the GPU's rounding of a 64-bit window to FP64 and FP32 against the GMP oracle", "[exact][sliced]") {
@@ -165,4 +166,17 @@ TEST_CASE("sliced exact: the GPU's rounding of a 64-bit window to FP64 and FP32 
       ++cases;
     }
   cases.report(6 * 2000);
+}
+
+TEST_CASE("sliced exact: depths past the int8 GEMM's limit run in blocks, exactly", "[exact][sliced]") {
+  Rng rng(test::seed() + 46);
+  CaseCount cases("elements (sliced, depth blocks)");
+  const size_t k = kInt8MaxDepth + 6;  // two blocks
+  const Distribution d{Distribution::Randn, 0};
+  const SlicePlan p = check_sliced(random_matrix(3, k, d, rng), random_matrix(k, 2, d, rng), cases, false);
+  REQUIRE(p.depth_blocks == 2);
+  // Every residue at -128 modulo 256 and the like: the largest int32 sums a block can have.
+  check_sliced(Matrix<double>(2, k, 128.0), Matrix<double>(k, 2, -128.0), cases, false);
+  check_sliced(wide_spread(2, 4000, rng, 400), wide_spread(4000, 3, rng, 400), cases, false);
+  cases.report(6 + 4 + 6);
 }
