@@ -55,6 +55,9 @@ save("empty-k0", np.zeros((3, 0)), np.zeros((0, 4)))
 save("all-zero", np.zeros((5, 6)), -np.zeros((6, 7)))
 save("k-two-blocks", rng.standard_normal((3, 131077)), rng.standard_normal((131077, 2)))
 save("k1-wide", span((300, 1), 1000), span((1, 257), 1000))
+# FP32 inputs (widened exactly by both sides), among them FP32 subnormals.
+np.save(f"{d}/fp32-300_a.npy", rng.standard_normal((300, 400)).astype(np.float32))
+np.save(f"{d}/fp32-300_b.npy", (span((400, 200), 140)).astype(np.float32))
 PY
 
 for a in "$out"/inputs/*_a.npy; do
