@@ -32,12 +32,12 @@ void add_exact(CLI::App& app, Action& action);
 
 struct CheckArgs {
   std::string a, b, c;
-  std::string device = "cpu";  // where the exact product is computed: cpu or gpu
   bool json = false;
   int threads = 0;
   bool timings = false;
   std::optional<double> at_least = std::nullopt;  // --at-least BITS: exit 1 below it
   std::string metric = "maxnorm";
+  std::string device = "cpu";  // where the exact product is computed: cpu or gpu
 };
 int run_check(const CheckArgs& args, std::ostream& out);
 void add_check(CLI::App& app, Action& action);
