@@ -4,7 +4,8 @@
 # runtime static, cuBLASLt loaded at run time, no prove verb (it needs Z3). The result,
 # gpu-bundle/ozref, runs `ozref lockstep` and every other verb there (docs/gpu.md) with
 # LD_LIBRARY_PATH=gpu-bundle (for libgomp.so.1, which travels with it); bench_gpu_pipeline and
-# bench_exact_gemm (the exact product against OpenBLAS on that host's cores) travel with it.
+# bench_exact_gemm (the exact product against OpenBLAS on that host's cores) travel with it, and
+# the GPU test scripts run_gpu_tests.sh and exact_gpu_tests.sh (the exact product on the GPU).
 # Usage: bash scripts/gpu_bundle.sh [bundle folder, default gpu-bundle]
 set -euo pipefail
 cd "$(dirname "$0")/.."
