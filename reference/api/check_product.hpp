@@ -25,6 +25,9 @@ const char* c_precision_of(DType dtype);  // "fp64" for f8, "fp32" for f4
 // The sums of C (a 2-D f8 or f4 array, all of it or one block) against the same part of the exact product.
 MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string& c_name, int threads, PartPlace place = {});
 
+// C against a given exact product e (exact_gemm's or gpu_exact's); InputError as below.
+CheckOutcome check_against(const ExactProduct& e, const NpyArray& c, const std::string& c_name, int threads);
+
 // InputError naming `c_name` when C is not m x n, or not f8 or f4.
 CheckOutcome check_product(const Operands& ops, const NpyArray& c, const std::string& c_name, int threads);
 

@@ -1,10 +1,13 @@
 // ozref check --a A.npy --b B.npy --c C.npy [--json] [--at-least BITS [--metric M]]: how close C
 // is to the exact product, and, with a floor, whether it is close enough (exit 1 when not).
-// An f8 C is compared with the product rounded to FP64, an f4 C with it rounded to FP32.
+// An f8 C is compared with the product rounded to FP64, an f4 C with it rounded to FP32. With
+// --device gpu the exact product is computed on the GPU (bit for bit the CPU's; exit 77 without one).
 #include <optional>
 
 #include "api/check_product.hpp"
 #include "api/report_json.hpp"
+#include "common/error.hpp"
+#include "exact/gpu_exact.hpp"
 #include "cli/options.hpp"
 #include "cli/report.hpp"
 #include "cli/timings_report.hpp"
@@ -22,7 +25,10 @@ namespace ozref::cli {
 namespace {
 CheckOutcome checked(const CheckArgs& args) {
 #if OZREF_WITH_MPI
-  if (mpi::active()) return mpi::check_distributed(args.a, args.b, args.c, args.threads);  // under mpirun or srun
+  if (mpi::active()) {  // under mpirun or srun
+    if (args.device == "gpu") throw InputError("check: --device gpu runs in one process, not under mpirun or srun");
+    return mpi::check_distributed(args.a, args.b, args.c, args.threads);
+  }
 #endif
   std::optional<Operands> ops;
   NpyArray c;
@@ -31,11 +37,14 @@ CheckOutcome checked(const CheckArgs& args) {
     ops.emplace(load_operands(args.a, args.b));
     c = read_npy(args.c);
   }
-  return check_product(*ops, c, args.c, args.threads);
+  if (args.device != "gpu") return check_product(*ops, c, args.c, args.threads);
+  require_c_matching(c.shape, c.dtype, ops->a.rows, ops->b.cols, args.c);  // before the work
+  return check_against(gpu_exact(ops->a, ops->b).sliced.product, c, args.c, args.threads);
 }
 }  // namespace
 
 int run_check(const CheckArgs& args, std::ostream& out) {
+  if (const int code = gpu_missing("check", args.device, out)) return code;
   std::optional<AccuracyGate> gate;
   if (args.at_least) gate = AccuracyGate{gate_metric_named(args.metric, "--metric"), *args.at_least};
   CheckOutcome r = checked(args);
@@ -60,6 +69,9 @@ void add_check(CLI::App& app, Action& action) {
   verb->add_option("--c", args->c, "C, the m x n result to check (.npy, f8 or f4)")->required();
   verb->add_flag("--json", args->json, "one JSON object on standard output");
   add_threads_option(verb, args->threads);
+  verb->add_option("--device", args->device, "where the exact product is computed: cpu, or gpu (exit 77 without one)")
+      ->check(CLI::IsMember({"cpu", "gpu"}))
+      ->capture_default_str();
   verb->add_option("--at-least", args->at_least, "a CI gate: exit 1 when C has fewer correct bits than this (by --metric)")
       ->check(finite_in(-4000, 4000));
   verb->add_option("--metric", args->metric, "the gate's figure: maxnorm (the default) or elementwise")

@@ -21,8 +21,13 @@ struct ExactArgs {
   std::string a, b, out;
   int threads = 0;
   bool timings = false;  // the phase table on standard error (cli/timings_report.hpp)
+  std::string device = "cpu";  // --device: cpu (exact_gemm) or gpu (exact/gpu_exact.hpp)
+  bool json = false;
 };
 int run_exact(const ExactArgs& args, std::ostream& out);
+// 77 after one line on `out` saying why when `device` is "gpu" and no usable GPU is present (as
+// ozref lockstep does); else 0.
+int gpu_missing(const std::string& verb, const std::string& device, std::ostream& out);
 void add_exact(CLI::App& app, Action& action);
 
 struct CheckArgs {
@@ -32,6 +37,7 @@ struct CheckArgs {
   bool timings = false;
   std::optional<double> at_least = std::nullopt;  // --at-least BITS: exit 1 below it
   std::string metric = "maxnorm";
+  std::string device = "cpu";  // where the exact product is computed: cpu or gpu
 };
 int run_check(const CheckArgs& args, std::ostream& out);
 void add_check(CLI::App& app, Action& action);

@@ -15,22 +15,14 @@
 #include "common/phase_clock.hpp"
 #include "common/vector_clones.hpp"
 #include "exact/crt_gemm.hpp"
+#include "exact/exact_parts.hpp"
 #include "exact/specials.hpp"
 #include "exact/wide_accumulator.hpp"
 #include "formats/encode.hpp"
 
 
-namespace ozref {
-namespace {
+namespace ozref::exact_parts {
 
-
-// A finite FP64 as integer significand * 2^exponent with trailing zeros stripped (sig odd or 0).
-struct Parts {
-  bool negative = false;
-  uint64_t sig = 0;
-  int exp = 0;
-  int top() const { return exp + std::bit_width(sig); }  // one past the leading bit's position
-};
 
 Parts parts_of(double x) {
   const uint64_t bits = std::bit_cast<uint64_t>(x);
@@ -46,16 +38,6 @@ Parts parts_of(double x) {
   p.exp += tz;
   return p;
 }
-
-// Where the bits of one row of A (or column of B) lie, ignoring non-finite entries.
-struct LineExtent {
-  int top = INT_MIN;   // one past the highest set bit over the line
-  int low = INT_MAX;   // the lowest set bit over the line
-  bool nonfinite = false;
-  double l1 = 0;       // the sum of the finite elements' magnitudes, rounded along the way
-  double l2 = 0;       // the sum of their squares, likewise
-  bool empty() const { return top == INT_MIN; }
-};
 
 // Adds the element v to its line's extent.
 inline void extend(LineExtent& e, double v) {
@@ -224,11 +206,6 @@ void finalize(std::span<uint64_t> acc, int base, std::vector<uint64_t>& scratch,
   if (negative) negate(acc);
   finalize(negative, acc, base, scratch, out, idx);
 }
-
-struct Analysis {
-  std::vector<LineExtent> rows, cols;
-  long bits = 0;  // every element of the integer product is below 2^bits in magnitude
-};
 
 int width(const LineExtent& e) { return e.empty() ? 0 : e.top - e.low; }
 
@@ -521,7 +498,10 @@ void fill_canaries(ExactProduct& out, size_t mn) {
   }
 }
 
-}  // namespace
+}  // namespace ozref::exact_parts
+
+namespace ozref {
+using namespace exact_parts;
 
 ExactProduct exact_gemm(const Matrix<double>& a, const Matrix<double>& b,
                         const ExactGemmOptions& options) {
