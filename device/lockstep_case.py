@@ -42,10 +42,10 @@ def device_sm(report):
 
 
 def requested_op(report, args):
-    """(the low-precision instruction asked for, whether the request names it exactly): --op, else
-    the scheme's resolution of --arch; ozaki1's report names none: the family of its first choice
-    by --arch (several signednesses with --slicing cublas)."""
-    op = option(args, "--op") or report.get("resolved", {}).get("instruction")
+    """(the low-precision instruction asked for, whether the request names it exactly): the
+    scheme's resolution of --op or --arch, else --op; ozaki1's report names none: the family of its
+    first choice by --arch (several signednesses with --slicing cublas)."""
+    op = report.get("resolved", {}).get("instruction") or option(args, "--op")
     if op:
         return op, True
     arch = option(args, "--arch", "ideal")

@@ -182,16 +182,16 @@ mma_case "mma-u8-exact-at-33025" none -- --op "$sync.s32.u8.u8.s32" --dist extre
 mma_case "mma-u8-satfinite-clamps-at-33026" some -- --op "$sync.satfinite.s32.u8.u8.s32" --dist extreme --m 4 --n 8 --k 33026
 mma_case "wgmma-s8u8-wraps-at-65794" some -- --op "$wg.s32.s8.u8" --dist extreme --m 4 --n 8 --k 65794
 # wgmma's persistent grid taking several tiles a block: 16 x 10 tiles of 128 x 256 (more than the
-# H200's 132 multiprocessors), INT8 and FP8, K = 100 (padded copies, one partial K tile); a last K
+# H200's 132 multiprocessors), INT8 and FP8, K = 40 (padded copies, one partial K tile); a last K
 # tile of 3 steps of 32 (K = 128 q + 96); E5M2's inexact accumulation; FP8 mma.sync over 320 tiles.
-mma_case "wgmma-s8-persistent-2000x2500x100" any -- --op "$wg.s32.s8.s8" --dist integers:127 --m 2000 --n 2500 --k 100
-mma_case "wgmma-e4m3-persistent-2000x2500x100" any -- --op "$wg.f32.e4m3.e4m3" --dist finite --m 2000 --n 2500 --k 100
-mma_case "wgmma-e5m2-persistent-2000x2500x100" any -- --op "$wg.f32.e5m2.e5m2" --dist finite --m 2000 --n 2500 --k 100
+mma_case "wgmma-s8-persistent-2000x2500x40" any -- --op "$wg.s32.s8.s8" --dist integers:127 --m 2000 --n 2500 --k 40
+mma_case "wgmma-e4m3-persistent-2000x2500x40" any -- --op "$wg.f32.e4m3.e4m3" --dist finite --m 2000 --n 2500 --k 40
+mma_case "wgmma-e5m2-persistent-2000x2500x40" any -- --op "$wg.f32.e5m2.e5m2" --dist finite --m 2000 --n 2500 --k 40
 mma_case "wgmma-s8-last-k-tile-3-steps-224" any -- --op "$wg.s32.s8.s8" --dist integers:127 --m 130 --n 260 --k 224
 mma_case "wgmma-e4m3-last-k-tile-3-steps-4064" any -- --op "$wg.f32.e4m3.e4m3" --dist finite --m 64 --n 64 --k 4064
 mma_case "wgmma-e5m2-truncates-finite-2048" some -- --op "$wg.f32.e5m2.e5m2" --dist finite --m 128 --n 256 --k 2048
 mma_case "mma-e5m2-truncates-finite-2048" some -- --op "$sync.f32.e5m2.e5m2.f32" --dist finite --m 128 --n 256 --k 2048
-mma_case "mma-e4m3-2000x2500x100" any -- --op "$sync.f32.e4m3.e4m3.f32" --dist finite --m 2000 --n 2500 --k 100
+mma_case "mma-e4m3-2000x2500x40" any -- --op "$sync.f32.e4m3.e4m3.f32" --dist finite --m 2000 --n 2500 --k 40
 # M beyond CUDA's grid y extent (65535 row tiles of 128): refused before launch, exit 2, by name.
 "$oz" lockstep --op "$sync.s32.s8.s8.s32" --dist integers:127 --m 8388481 --n 1 --k 1 >"$out/cases/mma-m-beyond-grid-y.txt" 2>&1
 rc=$?
