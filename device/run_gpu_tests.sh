@@ -9,6 +9,7 @@
 # tcgen05 kernel (on a B200; elsewhere they are refused and reported as skipped, not passed).
 set -u
 oz=$1 out=$2 quick=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)  # lockstep_case.py lies beside this script
 mkdir -p "$out/cases" "$out/inputs"
 "$oz" lockstep --m 1 --n 1 --k 1 >"$out/gpu-check.txt" 2>&1
 if [ $? -eq 77 ]; then
@@ -20,41 +21,32 @@ summary="$out/summary.txt"
 passed=0 failed=0 skipped=0
 
 # case NAME EXPECT CHECK -- lockstep arguments: EXPECT the exit code; CHECK "identical" (every
-# compared stage bit-identical) or "fault:<stage>" (the first differing stage is that one and
-# every later stage is identical).
+# compared stage bit-identical), "fault:<stage>" (the first differing stage is that one and every
+# later stage is identical), "fault-first:<stage>" (free-running: that stage differs first) or
+# "presence-fails:<stage>" (run with that stage's twin disabled: the presence check must fail on
+# it). Every case also holds what the device ran to what the request asks of it, and fails on an
+# element never written (lockstep_case.py).
 case_() {
   local name=$1 expect=$2 check=$3
   shift 4
-  local t0=$(date +%s.%N)
-  timeout 240 "$oz" lockstep --json "$@" >"$out/cases/$name.json" 2>"$out/cases/$name.err"
+  local t0=$(date +%s.%N) disable=
+  case $check in presence-fails:*) disable=${check#presence-fails:} ;; esac
+  if [ -n "$disable" ]; then
+    OZREF_GPU_DISABLE_TWIN=$disable timeout 240 "$oz" lockstep --json "$@" >"$out/cases/$name.json" 2>"$out/cases/$name.err"
+  else
+    timeout 240 "$oz" lockstep --json "$@" >"$out/cases/$name.json" 2>"$out/cases/$name.err"
+  fi
   local rc=$? t1=$(date +%s.%N)
   local verdict
-  verdict=$(python3 - "$out/cases/$name.json" "$rc" "$expect" "$check" <<'PY'
-import json, sys
-path, rc, expect, check = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-if str(rc) not in expect.split(","):
-    print(f"FAIL exit {rc}, expected {expect}"); sys.exit()
-try:
-    r = json.load(open(path))
-except Exception as e:
-    print(f"FAIL no report ({e})"); sys.exit()
-stages = r["stages"]
-differing = [s["name"] for s in stages if not s["identical"]]
-unverified = [s["name"] for s in stages if s["checked"] and not s["verified"]]
-if check in ("identical", "identical-inexact-gemms"):
-    # identical-inexact-gemms: the GEMMs' contract (exact sums) may fail, as on wgmma past K = 64;
-    # both sides must still agree bit for bit at every stage.
-    allowed = {"gemm", "bound"} if check != "identical" else set()
-    ok = not differing and set(unverified) <= allowed and all(s["present"] for s in stages if s["name"] in r.get("gpu_stages", [s["name"]]))
-    print(("PASS" if ok else "FAIL") + f" gpu stages {sum(s['present'] for s in stages)}/{len(stages)}, differing {differing}, unverified {unverified}")
-else:
-    stage = check.split(":")[1]
-    ok = differing == [stage]
-    print(("PASS" if ok else "FAIL") + f" fault planted in {stage}: differing {differing}, violations at {unverified}")
-PY
-)
+  verdict=$(python3 "$here/lockstep_case.py" "$out/cases/$name.json" "$rc" "$expect" "$check" "$@")
   printf '%-44s %-70s %6.1f s\n' "$name" "$verdict" "$(awk "BEGIN { print $t1 - $t0 }")" | tee -a "$summary"
   case $verdict in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+}
+
+# skip_ NAME WHY: a case not run here, counted as skipped.
+skip_() {
+  printf '%-44s %-70s\n' "$1" "SKIP: $2" | tee -a "$summary"
+  skipped=$((skipped + 1))
 }
 
 # mma_case NAME INEXACT -- lockstep --op arguments: one GEMM through an instruction on the GPU and
@@ -102,8 +94,7 @@ tcgen05_cases() {
       failed=$((failed + 1))
     fi
     printf '%-44s %-70s\n' "tcgen05-refused-off-sm_100" "$verdict" | tee -a "$summary"
-    skipped=$((skipped + 1))
-    printf '%-44s %-70s\n' "tcgen05-sm_100-cases" "SKIP: the tcgen05 kernel runs on sm_100 only; this GPU is $(grep -o '(sm_[0-9]*' "$out/gpu-check.txt" | head -1 | tr -d '(')" | tee -a "$summary"
+    skip_ "tcgen05-sm_100-cases" "the tcgen05 kernel runs on sm_100 only; this GPU is $(grep -o '(sm_[0-9]*' "$out/gpu-check.txt" | head -1 | tr -d '(')"
     return
   fi
   for op in kind::f8f6f4.e2m1.e2m1 kind::f8f6f4.e4m3.e4m3 kind::f8f6f4.e5m2.e5m2 kind::i8.s8.s8 kind::i8.u8.u8 \
@@ -181,6 +172,37 @@ mma_case "wgmma-u8-wraps-at-40000" some -- --op "$wg.s32.u8.u8" --dist extreme -
 mma_case "wgmma-e4m3-truncates-randn-65536" some -- --op "$wg.f32.e4m3.e4m3" --dist randn --m 64 --n 64 --k 65536
 mma_case "wgmma-e4m3-truncates-finite-2048" some -- --op "$wg.f32.e4m3.e4m3" --dist finite --m 128 --n 256 --k 2048
 mma_case "mma-e4m3-finite-4096" any -- --op "$sync.f32.e4m3.e4m3.f32" --dist finite --m 64 --n 64 --k 4096
+# Mixed signs (s8 x u8: extreme operands -128 and 255, 32640 a product: 65793 of them fit INT32),
+# u8 x u8 (65025 a product: 33025 fit) and satfinite's clamps on mma.sync; wgmma's mixed signs.
+mma_case "mma-s8u8-wraps-at-65794" some -- --op "$sync.s32.s8.u8.s32" --dist extreme --m 4 --n 8 --k 65794
+mma_case "mma-s8u8-exact-at-65793" none -- --op "$sync.s32.s8.u8.s32" --dist extreme --m 4 --n 8 --k 65793
+mma_case "mma-s8u8-satfinite-clamps-at-65794" some -- --op "$sync.satfinite.s32.s8.u8.s32" --dist extreme --m 4 --n 8 --k 65794
+mma_case "mma-u8-wraps-at-33026" some -- --op "$sync.s32.u8.u8.s32" --dist extreme --m 4 --n 8 --k 33026
+mma_case "mma-u8-exact-at-33025" none -- --op "$sync.s32.u8.u8.s32" --dist extreme --m 4 --n 8 --k 33025
+mma_case "mma-u8-satfinite-clamps-at-33026" some -- --op "$sync.satfinite.s32.u8.u8.s32" --dist extreme --m 4 --n 8 --k 33026
+mma_case "wgmma-s8u8-wraps-at-65794" some -- --op "$wg.s32.s8.u8" --dist extreme --m 4 --n 8 --k 65794
+# wgmma's persistent grid taking several tiles a block: 16 x 10 tiles of 128 x 256 (more than the
+# H200's 132 multiprocessors), INT8 and FP8, K = 40 (padded copies, one partial K tile); a last K
+# tile of 3 steps of 32 (K = 128 q + 96); E5M2's inexact accumulation; FP8 mma.sync over 320 tiles.
+mma_case "wgmma-s8-persistent-2000x2500x40" any -- --op "$wg.s32.s8.s8" --dist integers:127 --m 2000 --n 2500 --k 40
+mma_case "wgmma-e4m3-persistent-2000x2500x40" any -- --op "$wg.f32.e4m3.e4m3" --dist finite --m 2000 --n 2500 --k 40
+mma_case "wgmma-e5m2-persistent-2000x2500x40" any -- --op "$wg.f32.e5m2.e5m2" --dist finite --m 2000 --n 2500 --k 40
+mma_case "wgmma-s8-last-k-tile-3-steps-224" any -- --op "$wg.s32.s8.s8" --dist integers:127 --m 130 --n 260 --k 224
+mma_case "wgmma-e4m3-last-k-tile-3-steps-4064" any -- --op "$wg.f32.e4m3.e4m3" --dist finite --m 64 --n 64 --k 4064
+mma_case "wgmma-e5m2-truncates-finite-2048" some -- --op "$wg.f32.e5m2.e5m2" --dist finite --m 128 --n 256 --k 2048
+mma_case "mma-e5m2-truncates-finite-2048" some -- --op "$sync.f32.e5m2.e5m2.f32" --dist finite --m 128 --n 256 --k 2048
+mma_case "mma-e4m3-2000x2500x40" any -- --op "$sync.f32.e4m3.e4m3.f32" --dist finite --m 2000 --n 2500 --k 40
+# M beyond CUDA's grid y extent (65535 row tiles of 128): refused before launch, exit 2, by name.
+"$oz" lockstep --op "$sync.s32.s8.s8.s32" --dist integers:127 --m 8388481 --n 1 --k 1 >"$out/cases/mma-m-beyond-grid-y.txt" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "grid y extent is at most 65535" "$out/cases/mma-m-beyond-grid-y.txt"; then
+  verdict="PASS exit 2: $(grep -o 'M = [0-9]* needs [0-9]* row tiles' "$out/cases/mma-m-beyond-grid-y.txt" | head -1)"
+  passed=$((passed + 1))
+else
+  verdict="FAIL exit $rc, expected 2 and 'grid y extent is at most 65535'"
+  failed=$((failed + 1))
+fi
+printf '%-44s %-70s\n' "mma-m-beyond-grid-y-refused" "$verdict" | tee -a "$summary"
 
 # Inputs scaled by 2^+-300 per row of A and column of B (NumPy, C order, f8).
 python3 - "$out/inputs" <<'PY'
@@ -299,6 +321,18 @@ for shape in "64 48 1000" "1000 7 33" "33 33 4097" "1 1 1"; do
 done
 case_ "ozaki2-int8-wgmma-k-bound-131071" 0 identical -- --scheme ozaki2-int8 --arch sm_90 --op "$wg.s32.s8.s8" --dist integers:127 --m 3 --n 5 --k 131071 --moduli 16
 case_ "rare-wgmma" 0 identical -- --scheme rare --arch sm_90 --op "$wg.s32.s8.s8" --dist randn --m 128 --n 64 --k 512
+# The fused batched kernel (wgmma_gemm_reduced: the bench's fused path) as reduce's twin, held to
+# the CPU's reduce of the model's GEMMs: shapes whose last tiles straddle planes, complex 3M at 20
+# moduli (60 planes in one launch), the Gaussian product, rare, and a fault planted in its output.
+fused="--gemm wgmma-fused --arch sm_90 --op $wg.s32.s8.s8"
+for shape in "64 48 1000" "200 300 100" "1000 7 33" "129 257 4097"; do
+  set -- $shape
+  case_ "ozaki2-int8-wgmma-fused-$1x$2x$3" 0 identical -- $fused --dist phi:1 --m "$1" --n "$2" --k "$3"
+done
+case_ "ozaki2-int8-wgmma-fused-complex-20" 0 identical -- $fused --complex --moduli 20 --dist randn --m 33 --n 20 --k 700
+case_ "ozaki2-int8-wgmma-fused-gaussian" 0 identical -- $fused --complex --complex-product gaussian --dist randn --m 33 --n 20 --k 700
+case_ "rare-wgmma-fused" 0 identical -- --scheme rare $fused --dist randn --m 128 --n 64 --k 512
+case_ "ozaki2-int8-wgmma-fused-fault-reduce.c" 1 fault:reduce -- $fused --plant-fault reduce.c --dist phi:1 --m 24 --n 20 --k 200
 for fault in bound.c truncate.a residues.a split.a split.b gemm.c recombine.c crt.c unscale.c; do
   case_ "ozaki2-fp8-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki2-fp8 --arch sm_90 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
 done
@@ -360,9 +394,33 @@ for fault in residues.a gemm.c complex.c; do
   case_ "ozaki2-int8-gaussian-fault-${fault}" 1 "fault:${fault%%.*}" -- $gaussian --plant-fault "$fault" --dist phi:1 --m 16 --n 16 --k 64
 done
 case_ "rare-fault-correction.c" 1 fault:correction -- --scheme rare --plant-fault correction.c --m 16 --n 16 --k 64
+# Planted faults in the twins that had none: the double-double CRT and its unscale, rare's stages,
+# the Gaussian product's reduce, crt and unscale, the FP8 and FP4 complex stage; in free-running
+# mode the GPU's own chain carries a fault on, so its stage must be the first to differ.
+for fault in crt.hi crt.lo unscale.c; do
+  case_ "ozaki2-int8-dd-fault-${fault}" 1 "fault:${fault%%.*}" -- --crt dd --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
+done
+for fault in residues.a residues.b gemm.c reduce.c crt.c unscale.c; do
+  case_ "rare-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme rare --plant-fault "$fault" --dist randn --m 16 --n 16 --k 64
+done
+for fault in reduce.c crt.c unscale.c; do
+  case_ "ozaki2-int8-gaussian-fault-${fault}" 1 "fault:${fault%%.*}" -- $gaussian --plant-fault "$fault" --dist phi:1 --m 16 --n 16 --k 64
+done
+case_ "ozaki2-fp8-complex-fault-complex.c" 1 fault:complex -- --scheme ozaki2-fp8 --arch sm_90 --complex --plant-fault complex.c --m 16 --n 16 --k 64
+case_ "ozaki2-fp4-complex-fault-complex.c" 1 fault:complex -- --scheme ozaki2-fp4 --arch sm_120 --complex --plant-fault complex.c --m 16 --n 16 --k 64
+case_ "ozaki2-int8-free-fault-residues.a" 1 fault-first:residues -- --lockstep free --plant-fault residues.a --dist phi:1 --m 24 --n 20 --k 200
+case_ "ozaki1-int8-free-fault-slices.a" 1 fault-first:slices -- --scheme ozaki1-int8 --lockstep free --plant-fault slices.a --dist phi:1 --m 24 --n 20 --k 200
+case_ "ozaki2-fp8-free-fault-split.b" 1 fault-first:split -- --scheme ozaki2-fp8 --arch sm_90 --lockstep free --plant-fault split.b --dist phi:1 --m 24 --n 20 --k 200
+# The presence check itself: a stage whose twin is taken away (OZREF_GPU_DISABLE_TWIN) runs on the
+# CPU, the lockstep is then identical, and the case's check must fail on that stage.
+case_ "ozaki2-int8-twin-disabled-residues" 0 presence-fails:residues -- --dist phi:1 --m 24 --n 20 --k 200
+case_ "ozaki1-int8-twin-disabled-gemm" 0 presence-fails:gemm -- --scheme ozaki1-int8 --dist phi:1 --m 24 --n 20 --k 200
+case_ "ozaki2-fp8-wgmma-twin-disabled-gemm" 0,1 presence-fails:gemm -- --scheme ozaki2-fp8 --arch sm_90 --op "$wg.f32.e4m3.e4m3" --m 64 --n 64 --k 256
 if [ -z "$quick" ]; then
   case_ "ozaki2-int8-4096-cube" 0 identical -- --dist randn --m 4096 --n 4096 --k 4096 --gemm cublaslt
   case_ "ozaki2-fp8-2048-cube" 0 identical -- --scheme ozaki2-fp8 --arch sm_90 --dist randn --m 2048 --n 2048 --k 2048
+else
+  for name in ozaki2-int8-4096-cube ozaki2-fp8-2048-cube; do skip_ "$name" "left out by quick"; done
 fi
 echo "gpu tests: $passed passed, $failed failed, $skipped skipped" | tee -a "$summary"
 [ "$failed" -eq 0 ]

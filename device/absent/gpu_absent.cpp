@@ -9,6 +9,8 @@ GpuInfo gpu_info() { return {false, "", "ozref was built without CUDA (no CUDA t
 
 std::vector<std::string> gpu_stages(const Scheme&) { return {}; }
 
+std::map<std::string, GpuStageRun> gpu_stages_ran(const Subject&) { return {}; }
+
 std::unique_ptr<Subject> make_gpu_subject(const Scheme&, const GpuOptions&) { throw InputError(gpu_info().why_not); }
 
 }  // namespace ozref::schemes

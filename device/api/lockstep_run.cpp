@@ -18,7 +18,7 @@ schemes::Lockstep lockstep_mode(const std::string& name) {
 
 LockstepRun lockstep_named_scheme(const LockstepRequest& request, SchemeInputs x) {
   const SchemeRunRequest& q = request.run;
-  LockstepRun out{.gpu = {}, .run = {.scheme = schemes::build_scheme(q.scheme, q.options, x.m, x.n, x.k), .source = x.source}};
+  LockstepRun out{.gpu = {}, .run = {.scheme = schemes::build_scheme(q.scheme, q.options, x.m, x.n, x.k), .source = x.source}, .ran = {}};
   SchemeRun& run = out.run;
   out.gpu = schemes::gpu_info();
   if (!out.gpu.available) return out;
@@ -33,16 +33,26 @@ LockstepRun lockstep_named_scheme(const LockstepRequest& request, SchemeInputs x
                                    {.verify = run.verify, .threads = q.threads, .trace = gpu_trace.get(), .cpu_trace = cpu_trace.get(),
                                     .subject = subject.get(), .mode = request.mode,
                                     .reproducers = q.dump.empty() ? "" : q.dump + "/reproducers"});
+  out.ran = schemes::gpu_stages_ran(*subject);
   if (gpu_trace) gpu_trace->finish(), cpu_trace->finish();
   return out;
 }
+
+namespace {
+// {"<stage>": {"launches": {"<file>:<line>": count}, "gemms": {"<kernel and instruction>": count}}}
+nlohmann::json device_ran_json(const std::map<std::string, schemes::GpuStageRun>& ran) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [stage, r] : ran) j[stage] = {{"launches", r.launches}, {"gemms", r.gemms}};
+  return j;
+}
+}  // namespace
 
 nlohmann::json lockstep_json(const LockstepRun& run, const std::string& lockstep, const std::string& gemm) {
   const schemes::Scheme& s = run.run.scheme;
   const schemes::SchemeResult& r = run.run.result;
   return {{"scheme", s.name}, {"options", s.options}, {"resolved", s.resolved}, {"m", s.m}, {"n", s.n}, {"k", s.k},
           {"source", run.run.source}, {"device", run.gpu.device}, {"lockstep", lockstep}, {"gemm", gemm},
-          {"gpu_stages", schemes::gpu_stages(s)}, {"stages", stages_json(r, true)}, {"identical", r.identical}, {"exact", r.exact},
+          {"gpu_stages", schemes::gpu_stages(s)}, {"device_ran", device_ran_json(run.ran)}, {"stages", stages_json(r, true)}, {"identical", r.identical}, {"exact", r.exact},
           {"accuracy", metrics_json(r.accuracy)}, {"seconds", r.seconds}};
 }
 

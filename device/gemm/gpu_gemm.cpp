@@ -20,6 +20,7 @@ namespace {
 
 // A kernel and the compute capabilities (90: sm_90a, ...) whose code the library holds for it.
 struct Kernel {
+  std::string name;  // what the stage's report says ran: "wgmma_gemm", ...
   std::function<void(size_t, size_t, size_t, const uint8_t*, const uint8_t*, uint32_t*)> run;
   std::set<int> runs_on;
 };
@@ -27,15 +28,15 @@ struct Kernel {
 const std::set<int> kEveryBuiltGpu = {90, 100, 120};  // device/CMakeLists.txt's architectures
 
 Kernel mma_sync(device::MmaSyncOp op, std::set<int> runs_on = kEveryBuiltGpu) {
-  return {[op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::mma_sync_gemm(op, m, n, k, a, b, c); },
+  return {"mma_sync_gemm", [op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::mma_sync_gemm(op, m, n, k, a, b, c); },
           std::move(runs_on)};
 }
 Kernel tcgen05(device::Tcgen05Op op) {  // sm_100a code only (sm_103 and later run none of it)
-  return {[op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::tcgen05_gemm(op, m, n, k, a, b, c); },
+  return {"tcgen05_gemm", [op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::tcgen05_gemm(op, m, n, k, a, b, c); },
           {100}};
 }
 Kernel wgmma(device::WgmmaOp op) {
-  return {[op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::wgmma_gemm(op, m, n, k, a, b, c); },
+  return {"wgmma_gemm", [op](size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b, uint32_t* c) { device::wgmma_gemm(op, m, n, k, a, b, c); },
           {90}};
 }
 
@@ -111,7 +112,9 @@ bool kernel_issues(const std::string& op) {
 }
 
 void gemm_by_op(const std::string& op, size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
-  kernel_here(op).run(m, n, k, a, b_columns, c);
+  const mma::Kernel& kernel = kernel_here(op);
+  kernel.run(m, n, k, a, b_columns, c);
+  record_gemm(kernel.name + " " + op);
 }
 
 }  // namespace ozref::device
@@ -129,7 +132,7 @@ std::vector<uint32_t> gpu_gemm(const std::string& op, size_t m, size_t n, size_t
   if (a.size() != m * k || b_columns.size() != n * k) throw InputError("lockstep: operand sizes do not agree with m, n, k");
   const device::DeviceArray<uint8_t> da(a.data(), a.size()), db(b_columns.data(), b_columns.size());
   device::DeviceArray<uint32_t> dc(m * n);
-  dc.fill_bytes(0xA5);  // a canary: an element the kernel leaves unwritten differs from the model
+  dc.fill_bytes(0xA5);  // a canary no INT32 or FP32 output of the model is likely to equal (-1, 0xFF bytes, is a sum)
   device::gemm_by_op(op, m, n, k, da.get(), db.get(), dc.get());
   std::vector<uint32_t> d(m * n);
   dc.download(d.data());

@@ -7,6 +7,7 @@
 // (wrapping as the instruction does); the FP8 one is the H200's FP32 accumulation of that chain,
 // bit for bit what the model of the instruction gives; the FP4 one is what the sm_120 model says
 // (no Blackwell GPU has run it: docs/gpu.md).
+#include "gemm/grid_rows.hpp"
 #include "gemm/int8_gemm.hpp"
 #include "gemm/mma_sync_gemm.hpp"
 #include "runtime/cuda_check.hpp"
@@ -100,7 +101,7 @@ __global__ void __launch_bounds__(kThreads) gemm_kernel(size_t m, size_t n, size
 template <typename Mma>
 void launch(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
   if (m == 0 || n == 0) return;
-  const dim3 grid(static_cast<unsigned>((n + kBN - 1) / kBN), static_cast<unsigned>((m + kBM - 1) / kBM));
+  const dim3 grid(static_cast<unsigned>((n + kBN - 1) / kBN), grid_row_tiles("mma.sync GEMM", m, kBM));
   gemm_kernel<Mma><<<grid, kThreads>>>(m, n, k, a, b_columns, c);
   OZREF_CUDA_LAUNCHED();
 }

@@ -9,6 +9,7 @@
 // them. The encodings, and the PTX ISA sections they follow: tcgen05_encoding.cuh.
 #include <cuda_runtime.h>
 
+#include "gemm/grid_rows.hpp"
 #include "gemm/mbarrier.cuh"
 #include "gemm/tcgen05_encoding.cuh"
 #include "gemm/tcgen05_gemm.hpp"
@@ -145,7 +146,7 @@ template <Kind K, bool Fp4>
 void launch(size_t m, size_t n, size_t k, const uint8_t* a, const uint8_t* b_columns, uint32_t* c, uint32_t idesc) {
   if (m == 0 || n == 0) return;
   const size_t tile = tcgen05::kTileRows;
-  const dim3 grid(static_cast<unsigned>((n + tile - 1) / tile), static_cast<unsigned>((m + tile - 1) / tile));
+  const dim3 grid(static_cast<unsigned>((n + tile - 1) / tile), grid_row_tiles("tcgen05 GEMM", m, tile));
   gemm_kernel<K, Fp4><<<grid, kThreads>>>(m, n, k, a, b_columns, c, idesc);
   OZREF_CUDA_LAUNCHED();
 }

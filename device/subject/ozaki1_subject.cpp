@@ -83,13 +83,21 @@ class Ozaki1Subject final : public TwinSubject {
   // Output q: the slice pair q, or (fused) the concatenated slices of t + u = q. INT32 outputs, or
   // FP32 (fp4: the digits as E2M1 containers).
   void gemm(const Stage& s, const Arrays& in, Arrays& out) {
+    if (slicing_ == twins::Slicing::Fp4) gemm_as<uint32_t>(s, in, out);
+    else gemm_as<int32_t>(s, in, out);
+  }
+
+  // C: int32_t for INT8 sums, uint32_t for FP32 patterns (the device array's canary is then the
+  // host f4 array's: subjects.hpp's download).
+  template <typename C>
+  void gemm_as(const Stage& s, const Arrays& in, Arrays& out) {
     const auto sa = operands(upload<int8_t>(in, "slices", "a"));
     const auto sb = upload<int8_t>(in, "slices", "b");
     const size_t mk = s_.m * s_.k, nk = s_.n * s_.k, mn = s_.m * s_.n;
     DeviceArray<int8_t> columns(s_.p * nk);
     twins::slice_columns(shape_, sb.get(), columns.get());
     columns = operands(std::move(columns));
-    DeviceArray<int32_t> c(s_.outputs() * mn);
+    DeviceArray<C> c(s_.outputs() * mn);
     for (size_t q = 0; q < s_.outputs(); ++q) {
       if (!s_.fused) {
         const auto [t, u] = s_.pairs[q];
@@ -111,8 +119,9 @@ class Ozaki1Subject final : public TwinSubject {
     return e2m1;
   }
 
-  void int8_gemm(const std::string& op, size_t depth, const int8_t* a, const int8_t* b_columns, int32_t* c) {
-    if (options_.gemm == "cublaslt") return device::int8_gemm_cublaslt(s_.m, s_.n, depth, a, b_columns, c, nullptr);
+  template <typename C>
+  void int8_gemm(const std::string& op, size_t depth, const int8_t* a, const int8_t* b_columns, C* c) {
+    if (options_.gemm == "cublaslt") return device::int8_gemm_cublaslt(s_.m, s_.n, depth, a, b_columns, reinterpret_cast<int32_t*>(c), nullptr);
     device::gemm_by_op(op, s_.m, s_.n, depth, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns),
                        reinterpret_cast<uint32_t*>(c));
   }

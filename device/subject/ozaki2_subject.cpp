@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "gemm/gemm_by_op.hpp"
 #include "gemm/int8_gemm.hpp"
+#include "gemm/wgmma_gemm.hpp"
 #include "mma/op_names.hpp"
 #include "runtime/cuda_check.hpp"
 #include "schemes/common/crt.hpp"
@@ -81,8 +82,6 @@ class Ozaki2Subject final : public TwinSubject {
               {"unscale", [this](auto&... x) { unscale(x...); }},   {"correction", [this](auto&... x) { correction(x...); }},
               {"split", [this](auto&... x) { split(x...); }},       {"recombine", [this](auto&... x) { recombine(x...); }}};
   }
-
-  std::string gemm_algorithm;  // what cuBLASLt chose, when it ran
 
  private:
   void bound(const Stage& s, const Arrays& in, Arrays& out) {
@@ -202,9 +201,26 @@ class Ozaki2Subject final : public TwinSubject {
   }
 
   void reduce(const Stage& s, const Arrays& in, Arrays& out) {
+    if (options_.gemm == "wgmma-fused") return fused_reduce(s, in, out);
     const auto c = upload<int32_t>(in, "gemm", "c");
     DeviceArray<int16_t> r(c.size());
     twins::reduce(shape_, shape_.P, c.get(), device_moduli_.get(), r.get());
+    download(r, out, s, "c");
+  }
+
+  // --gemm wgmma-fused: the residues' plane products on the wgmma kernel with the reduction in its
+  // epilogue (wgmma_gemm_reduced, the bench's fused path), batches of planes per launch, held to
+  // the CPU's reduce of the model's GEMMs.
+  void fused_reduce(const Stage& s, const Arrays& in, Arrays& out) {
+    const auto ra = upload<int8_t>(in, "residues", "a"), rb = upload<int8_t>(in, "residues", "b");
+    const size_t planes = shape_.N * shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
+    DeviceArray<int16_t> r(planes * mn);
+    for (size_t first = 0; first < planes; first += device::kMaxReducedPlanes) {
+      std::vector<int64_t> plane_moduli;
+      for (size_t p = first; p < std::min(planes, first + device::kMaxReducedPlanes); ++p) plane_moduli.push_back(moduli_[p / shape_.P]);
+      device::wgmma_gemm_reduced(shape_.m, shape_.n, shape_.k, ra.get() + first * mk, rb.get() + first * nk, plane_moduli, r.get() + first * mn);
+      device::record_gemm("wgmma_gemm_reduced " + mma::op_name::wgmma_int8(true, true));
+    }
     download(r, out, s, "c");
   }
 
@@ -269,7 +285,7 @@ class Ozaki2Subject final : public TwinSubject {
 
   // The GEMMs on ozref's kernel for the scheme's instruction, or on cuBLASLt's INT8 GEMM.
   void int8_gemm(const int8_t* a, const int8_t* b_columns, int32_t* c) {
-    if (options_.gemm == "cublaslt") device::int8_gemm_cublaslt(shape_.m, shape_.n, shape_.k, a, b_columns, c, &gemm_algorithm);
+    if (options_.gemm == "cublaslt") device::int8_gemm_cublaslt(shape_.m, shape_.n, shape_.k, a, b_columns, c, nullptr);
     else lowp_gemm(reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns), reinterpret_cast<uint32_t*>(c));
   }
   void lowp_gemm(const uint8_t* a, const uint8_t* b_columns, uint32_t* c) {
@@ -299,6 +315,8 @@ class Ozaki2Subject final : public TwinSubject {
 
 std::unique_ptr<Subject> make_ozaki2_subject(const Scheme& scheme, const GpuOptions& options) {
   if (options.gemm == "cublaslt" && scheme.name == "ozaki2-fp8") throw InputError("lockstep: --gemm cublaslt runs INT8 GEMMs; ozaki2-fp8 takes --gemm mma");
+  if (options.gemm == "wgmma-fused" && !device::kernel_issues(mma::op_name::wgmma_int8(true, true)))
+    throw InputError("lockstep: --gemm wgmma-fused runs the wgmma kernel: sm_90 only");
   return std::make_unique<Ozaki2Subject>(scheme, options);
 }
 

@@ -11,7 +11,7 @@ namespace ozref::api {
 struct LockstepOptions {
   RunOptions run = {};              // scheme options, verification level, threads, dump folder
   std::string lockstep = "resync";  // "resync" (both sides fed the same inputs) or "free"
-  std::string gemm = "mma";         // the GPU's GEMM stages: "mma" or "cublaslt"
+  std::string gemm = "mma";         // the GPU's GEMM stages: "mma", "cublaslt" or "wgmma-fused"
   std::string fault = {};           // "<stage>.<array>": plant a fault (tests of the lockstep)
 };
 

@@ -25,6 +25,8 @@ class StageReport:
     identical: Optional[bool] = None
     differing_elements: Optional[int] = None
     first_difference: Optional[str] = None
+    unwritten_elements: Optional[int] = None  # differing elements the subject never wrote (still the canary)
+    first_unwritten: Optional[str] = None
     reproducer: Optional[str] = None
     reproducer_error: Optional[str] = None  # why the reproducer could not be written (a read-only trace)
 

@@ -17,13 +17,14 @@ schemes::Lockstep lockstep_mode(const std::string& name);
 struct LockstepRequest {
   SchemeRunRequest run;  // its dump folder gets DIR/gpu, DIR/cpu and DIR/reproducers
   schemes::Lockstep mode = schemes::Lockstep::Resynchronised;
-  std::string gemm = "mma";  // or "cublaslt"
+  std::string gemm = "mma";  // or "cublaslt", "wgmma-fused"
   std::string fault;         // "<stage>.<array>", or empty
 };
 
 struct LockstepRun {
   schemes::GpuInfo gpu;  // when not available, nothing ran (run.result is empty)
   SchemeRun run{};
+  std::map<std::string, schemes::GpuStageRun> ran;  // what the device ran, per stage
 };
 
 // The scheme is built (and its options refused) before the GPU is looked for.

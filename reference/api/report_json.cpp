@@ -57,6 +57,8 @@ nlohmann::json stages_json(const schemes::SchemeResult& r, bool with_subject) {
       j["identical"] = c.identical();
       j["differing_elements"] = c.differing;
       j["first_difference"] = c.first_difference;
+      j["unwritten_elements"] = c.unwritten;
+      j["first_unwritten"] = c.first_unwritten;
       if (!c.reproducer.empty()) j["reproducer"] = c.reproducer;
       if (!c.reproducer_error.empty()) j["reproducer_error"] = c.reproducer_error;
     }

@@ -23,6 +23,8 @@ void print_stages(std::ostream& out, const schemes::SchemeResult& r, bool with_s
     if (s.violations) out << "      first violation: " << s.first_violation << "\n";
     if (with_subject && !s.comparison.identical())
       out << "      " << s.comparison.differing << " elements differ; first " << s.comparison.first_difference << "\n";
+    if (s.comparison.unwritten)
+      out << "      " << s.comparison.unwritten << " never written by the subject; first " << s.comparison.first_unwritten << "\n";
     if (!s.comparison.reproducer.empty()) out << "      reproducer: " << s.comparison.reproducer << "\n";
     if (!s.comparison.reproducer_error.empty())
       out << "      reproducer not written: " << printable_text(s.comparison.reproducer_error) << "\n";

@@ -53,7 +53,7 @@ void add_lockstep(CLI::App& app, Action& action) {
   add_run_options(verb, run);
   verb->add_option("--lockstep", args->lockstep, "resync (both sides fed the same inputs at every stage) or free (each side its own pipeline)")
       ->capture_default_str();
-  verb->add_option("--gemm", args->gemm, "the GPU's GEMM stages: mma (ozref's kernels on the instruction) or cublaslt")->capture_default_str();
+  verb->add_option("--gemm", args->gemm, "the GPU's GEMM stages: mma (ozref's kernels on the instruction), cublaslt, or wgmma-fused (ozaki2-int8, rare: reduce on the wgmma kernel with the reduction fused)")->capture_default_str();
   verb->add_option("--plant-fault", args->fault, "<stage>.<array>: change one element of a GPU stage's output (a test of the lockstep itself)");
   verb->add_option("--dump", args->run.dump, "write both traces (DIR/gpu, DIR/cpu) and GEMM reproducers (DIR/reproducers)");
   verb->callback([args, verb, &action] {

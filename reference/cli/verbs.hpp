@@ -152,7 +152,7 @@ void add_verify_trace(CLI::App& app, Action& action);
 struct LockstepArgs {
   RunArgs run;                   // the scheme, its options and operands, as `run` takes them
   std::string lockstep = "resync";  // or "free"
-  std::string gemm = "mma";      // or "cublaslt"
+  std::string gemm = "mma";      // or "cublaslt", "wgmma-fused"
   std::string fault;             // --plant-fault <stage>.<array>
   bool mma_level = false;        // --op without --scheme: one GEMM through that instruction
   bool arch_given = false, dist_given = false;

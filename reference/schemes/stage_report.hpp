@@ -23,6 +23,8 @@ struct StageComparison {
   bool compared = false;          // a function of its inputs: compared bit for bit with the CPU
   size_t differing = 0;           // elements that differ, over all of the stage's arrays
   std::string first_difference;   // "c[0, 3, 5]: subject 17, cpu 18"
+  size_t unwritten = 0;           // differing elements the subject never wrote (still the canary)
+  std::string first_unwritten;    // "residues.a[0, 1, 2]: never written (the CPU's 17)"
   std::string reproducer;         // the folder written for the first differing GEMM element
   std::string reproducer_error;   // why that folder could not be written (a read-only trace)
   ViolationKey first_at;          // where the first difference lies: {array of the stage, 0, element of the whole array}

@@ -13,8 +13,11 @@ ArrayDifference compare_arrays(const Tensor& left, const Tensor& right) {
   ArrayDifference d;
   const size_t size = dtype_size(left.dtype());
   const uint8_t *x = left.raw(), *y = right.raw();
-  for (size_t i = 0; i < left.elements(); ++i)
-    if (std::memcmp(x + i * size, y + i * size, size) != 0 && d.differing++ == 0) d.first = i;
+  for (size_t i = 0; i < left.elements(); ++i) {
+    if (std::memcmp(x + i * size, y + i * size, size) == 0) continue;
+    if (d.differing++ == 0) d.first = i;
+    if (is_canary(left.dtype(), x + i * size) && !is_canary(right.dtype(), y + i * size) && d.unwritten++ == 0) d.first_unwritten = i;
+  }
   if (d.differing) {
     d.index = index_text(left.shape(), d.first);
     d.left = element_text(left.dtype(), x + d.first * size);

@@ -15,6 +15,10 @@ struct ArrayDifference {
   size_t first = 0;      // the first such element (flat, C order)
   std::string index;     // its index, "[t, i, j]"
   std::string left, right;
+  // Differing elements where left still holds the canary (Tensor::fill_canary) and right does
+  // not: elements the left array's writer never wrote. The first, flat.
+  size_t unwritten = 0;
+  size_t first_unwritten = 0;
 };
 
 // The arrays must have the same dtype and shape (std::logic_error otherwise: callers check).

@@ -60,10 +60,14 @@ size_t Tensor::batch_elements(size_t t) const {
   return (batch_rows_.at(t + 1) - batch_rows_.at(t)) * row_elements_;
 }
 
-void Tensor::fill_canary() {
-  const bool floating = dtype_ == DType::F8 || dtype_ == DType::F4 || dtype_ == DType::C16;
-  std::fill(data_.begin(), data_.end(), floating ? uint8_t{0xFF} : uint8_t{0xA5});
+uint8_t canary_byte(DType dtype) { return dtype == DType::F8 || dtype == DType::F4 || dtype == DType::C16 ? 0xFF : 0xA5; }
+
+bool is_canary(DType dtype, const uint8_t* element) {
+  const uint8_t c = canary_byte(dtype);
+  return std::all_of(element, element + dtype_size(dtype), [c](uint8_t byte) { return byte == c; });
 }
+
+void Tensor::fill_canary() { std::fill(data_.begin(), data_.end(), canary_byte(dtype_)); }
 
 void Tensor::element_mismatch(size_t size) const {
   throw std::logic_error("Tensor: " + std::to_string(size) + "-byte elements requested from a " + std::string(dtype_name(dtype_)) +

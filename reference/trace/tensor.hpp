@@ -34,6 +34,11 @@ struct ArraySpec {
   size_t elements() const;
 };
 
+// The canary's byte of a dtype (Tensor::fill_canary), and whether an element (dtype_size bytes)
+// still holds it.
+uint8_t canary_byte(DType dtype);
+bool is_canary(DType dtype, const uint8_t* element);
+
 class Tensor {
  public:
   Tensor() = default;

@@ -155,6 +155,11 @@ class Runner {
       const ArrayDifference d = compare_arrays(mine, cpus);
       if (!d.differing) continue;
       const size_t words = integer_words(spec);  // C' counted and shown as integers, not 64-bit words
+      const size_t unwritten = o_.subject->canary_filled() ? d.unwritten : 0;  // a trace's arrays hold no canary
+      if (unwritten && cmp.unwritten == 0)
+        cmp.first_unwritten = std::string(st.name()) + "." + spec.name + index_text(mine.shape(), d.first_unwritten) + ": never written (the CPU's " +
+                              element_text(cpus.dtype(), cpus.raw() + d.first_unwritten * dtype_size(cpus.dtype())) + ")";
+      cmp.unwritten += unwritten;
       if (cmp.differing == 0) first_difference(st, spec.name, x, window, d, mine, cpus, subject, cmp, words);
       if (cmp.differing == 0 && !o_.block) cmp.first_difference += "; pattern: " + difference_pattern(mine, cpus, spec);
       cmp.differing += words > 1 ? differing_integers(mine, cpus, words) : d.differing;

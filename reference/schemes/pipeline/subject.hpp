@@ -25,6 +25,9 @@ class Subject {
   // are fixed). Such a subject, re-synchronised, is given the CPU's outputs of a stage whose own
   // outputs broke the stage's contract, so that the later stages are checked on valid inputs.
   virtual bool computes_from_inputs() const { return false; }
+  // Whether the outputs it writes start as the canary (Tensor::fill_canary), so that an element
+  // still holding it where the CPU's does not was never written (the GPU twins' device arrays do).
+  virtual bool canary_filled() const { return false; }
 };
 
 }  // namespace ozref::schemes
