@@ -39,6 +39,8 @@ case_() {
   local rc=$? t1=$(date +%s.%N)
   local verdict
   verdict=$(python3 "$here/lockstep_case.py" "$out/cases/$name.json" "$rc" "$expect" "$check" "$@")
+  # a failure shows the first line ozref wrote to stderr (an error's reason)
+  case $verdict in PASS*) ;; *) verdict="$verdict | $(grep -m1 . "$out/cases/$name.err" | cut -c1-200)" ;; esac
   printf '%-44s %-70s %6.1f s\n' "$name" "$verdict" "$(awk "BEGIN { print $t1 - $t0 }")" | tee -a "$summary"
   case $verdict in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
 }
@@ -324,15 +326,15 @@ case_ "rare-wgmma" 0 identical -- --scheme rare --arch sm_90 --op "$wg.s32.s8.s8
 # The fused batched kernel (wgmma_gemm_reduced: the bench's fused path) as reduce's twin, held to
 # the CPU's reduce of the model's GEMMs: shapes whose last tiles straddle planes, complex 3M at 20
 # moduli (60 planes in one launch), the Gaussian product, rare, and a fault planted in its output.
-fused="--gemm wgmma-fused --arch sm_90 --op $wg.s32.s8.s8"
+fused="--gemm wgmma-fused --arch sm_90 --op $wg.s32.s8.s8"  # after --scheme: --op alone is an MMA-level run
 for shape in "64 48 1000" "200 300 100" "1000 7 33" "129 257 4097"; do
   set -- $shape
-  case_ "ozaki2-int8-wgmma-fused-$1x$2x$3" 0 identical -- $fused --dist phi:1 --m "$1" --n "$2" --k "$3"
+  case_ "ozaki2-int8-wgmma-fused-$1x$2x$3" 0 identical -- --scheme ozaki2-int8 $fused --dist phi:1 --m "$1" --n "$2" --k "$3"
 done
-case_ "ozaki2-int8-wgmma-fused-complex-20" 0 identical -- $fused --complex --moduli 20 --dist randn --m 33 --n 20 --k 700
-case_ "ozaki2-int8-wgmma-fused-gaussian" 0 identical -- $fused --complex --complex-product gaussian --dist randn --m 33 --n 20 --k 700
+case_ "ozaki2-int8-wgmma-fused-complex-20" 0 identical -- --scheme ozaki2-int8 $fused --complex --moduli 20 --dist randn --m 33 --n 20 --k 700
+case_ "ozaki2-int8-wgmma-fused-gaussian" 0 identical -- --scheme ozaki2-int8 $fused --complex --complex-product gaussian --dist randn --m 33 --n 20 --k 700
 case_ "rare-wgmma-fused" 0 identical -- --scheme rare $fused --dist randn --m 128 --n 64 --k 512
-case_ "ozaki2-int8-wgmma-fused-fault-reduce.c" 1 fault:reduce -- $fused --plant-fault reduce.c --dist phi:1 --m 24 --n 20 --k 200
+case_ "ozaki2-int8-wgmma-fused-fault-reduce.c" 1 fault:reduce -- --scheme ozaki2-int8 $fused --plant-fault reduce.c --dist phi:1 --m 24 --n 20 --k 200
 for fault in bound.c truncate.a residues.a split.a split.b gemm.c recombine.c crt.c unscale.c; do
   case_ "ozaki2-fp8-fault-${fault}" 1 "fault:${fault%%.*}" -- --scheme ozaki2-fp8 --arch sm_90 --plant-fault "$fault" --dist phi:1 --m 24 --n 20 --k 200
 done
