@@ -43,4 +43,13 @@ class Accumulate final : public SchemeStage<Setup> {
   Verify checked_from() const override { return Verify::Full; }
 };
 
+// Where DYNAMIC's count exceeds its max: native FP64, C = 0 + the parts of K in order, each part a
+// chain of FMAs from 0 (fallback.cpp has the parts).
+class Fallback final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "fallback";
+  std::string_view name() const override { return kName; }
+  Verify checked_from() const override { return Verify::Full; }
+};
+
 }  // namespace ozref::schemes::cublas_fixedpoint
