@@ -19,7 +19,8 @@ One line per recorded output:
   fixed   the recorded fixed setting with the most elements bit-identical to this DYNAMIC output,
           and union: elements equal to at least one recorded fixed setting (DYNAMIC only).
 then per class: "SUMMARY CLASS: I of N outputs bit-identical to the model, R refused by it", and
-"ALL: I of N outputs bit-identical, R counts unlike the rule" (the line ctest's replay:cublas-edge reads).
+"ALL: I of N outputs bit-identical, R counts unlike the rule" (the line ctest's replay:cublas-edge reads)
+and "  cublas-edge: N cases (seed S)", S the probe's seed from the listing's header.
 Exit 0 when every output was compared (mismatches are the findings, not failures); 2 on bad input.
 """
 import json
@@ -150,10 +151,11 @@ def main(argv):
         print(f"cublas_edge_compare: need {listing} and an executable ozref (got {exe})", file=sys.stderr)
         return 2
     with open(listing) as f, tempfile.TemporaryDirectory() as scratch:
-        tallies = {}
+        tallies, seed = {}, "unknown"
         for line in f:
             if line.startswith("#"):
                 print(line.strip())
+                seed = line.split("seed ")[1].split(",")[0] if "seed " in line else seed
             elif line.startswith(prefix):
                 group = CLASSES[next(p for p in CLASSES if line.startswith(p))]
                 compare(Case(line, records, exe, scratch), tallies.setdefault(group, [0, 0, 0, 0]))
@@ -161,6 +163,7 @@ def main(argv):
         print(f"SUMMARY {group}: {identical} of {outputs} outputs bit-identical to the model, {refused} refused by it")
     total = [sum(t[i] for t in tallies.values()) for i in range(4)]
     print(f"ALL: {total[1]} of {total[0]} outputs bit-identical, {total[3]} counts unlike the rule")
+    print(f"  cublas-edge: {total[0]} cases (seed {seed})")
     return 0
 
 

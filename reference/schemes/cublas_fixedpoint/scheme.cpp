@@ -19,10 +19,9 @@ constexpr std::string_view kDynamicPrefix = "dynamic:";
 constexpr size_t kMaxDigitProducts = 131071;  // p kb 2^14 < 2^31: every INT32 sum exact
 
 std::string usage() {
-  return " (cuBLAS's FIXED control: " + std::to_string(kMinBits) + ".." + std::to_string(kMaxFixedBits) + ", accepted up to " +
+  return " " + std::to_string(kMinBits) + ".." + std::to_string(kMaxFixedBits) + " (cuBLAS's FIXED control; it accepts up to " +
          std::to_string(kMaxBits) + "), dynamic, or dynamic:N[:MAX] (a DYNAMIC run's count N, 0.." + std::to_string(kMaxDynamicCount) +
-         ", under its max mantissa bit count MAX, 0.." + std::to_string(kMaxBits) + ", 0 or none: cuBLAS's default " +
-         std::to_string(kDefaultDynamicMax) + ")";
+         ", under its max mantissa bit count MAX, 1.." + std::to_string(kMaxBits) + " or 0: cuBLAS's default, " + std::to_string(kDefaultDynamicMax) + ")";
 }
 
 // The integer `digits` in lo..hi, a part of --mantissa-bits `value`.
