@@ -11,7 +11,7 @@ Usage: cublas_edge_compare.py RECORDS OZREF [CASE_PREFIX]
 One line per recorded output:
   CASE SETTING count=C model=SAME/TOTAL [rule=R] [native=SAME] [fixed=BEST:SAME union=U]
   count   the bit count cuBLAS reported; model: elements bit-identical to ozref at that count
-  (FIXED: --mantissa-bits C; DYNAMIC: --mantissa-bits dynamic:C, dynamic:C:<max> for dyncap<max>;
+  (FIXED: --mantissa-bits C; DYNAMIC: --mantissa-bits dynamic:C, dynamic:C:<max> for [dyn<o>]cap<max>;
   "refused" where ozref refuses it);
   rule    ozref's DYNAMIC count for the inputs plus the setting's offset, at least 0 (DYNAMIC settings
           only: dynamic, dyn<offset>, dyncap<max bit count>); "rule=R!" where it is not the count;
@@ -34,7 +34,8 @@ import numpy as np
 
 SCHEME = "cublas-fixedpoint@13.1"
 CLASSES = {"sub_": "class 1 (below the normal range)", "phi": "class 2 (heavy tails)", "span": "class 3 (wide spans)",
-           "gap": "class 3 (wide spans)"}  # issue 38's classes by case-name prefix
+           "gap": "class 3 (wide spans)", "fb": "the fallback's order", "cap": "the max's threshold"}  # by case-name prefix
+DYNAMIC_SETTING = re.compile(r"dyn(?:amic)?(-?\d+)?(?:cap(\d+))?")  # dynamic, dyn<offset>, dyncap<max>, dyn<offset>cap<max>
 
 
 def bits_of(path):
@@ -90,7 +91,8 @@ def model_argument(setting, count):
     """--mantissa-bits for a setting's recorded output: the FIXED count, or the DYNAMIC count under its max."""
     if not setting.startswith("dyn"):
         return count
-    return f"dynamic:{count}:{setting[6:]}" if setting.startswith("dyncap") else f"dynamic:{count}"
+    cap = DYNAMIC_SETTING.fullmatch(setting).group(2)
+    return f"dynamic:{count}:{cap}" if cap else f"dynamic:{count}"
 
 
 def model_field(case, setting, bits, recorded):
@@ -105,7 +107,7 @@ def model_field(case, setting, bits, recorded):
 
 
 def dynamic_fields(case, setting, count, recorded, tally):
-    offset = int(setting[3:]) if re.fullmatch(r"dyn-?\d+", setting) else 0  # dynamic, dyncap<c>: none
+    offset = int(DYNAMIC_SETTING.fullmatch(setting).group(1) or 0)
     rule = case.rule_count()
     if rule is not None:
         rule = max(0, rule + offset)  # cuBLAS reports 0 where the offset goes below
