@@ -14,7 +14,7 @@ namespace {
 using namespace cublas_fixedpoint;
 
 constexpr int kMinBits = 23, kMaxFixedBits = 79, kMaxBits = 127;
-constexpr int kMaxDynamicCount = 1 << 20;  // beyond any count the rule gives (54 + 2 x 2098)
+constexpr int kMaxDynamicCount = 1 << 20;  // beyond any count: the rule gives at most 54 + 2 (1024 + 1073)
 constexpr std::string_view kDynamicPrefix = "dynamic:";
 constexpr size_t kMaxDigitProducts = 131071;  // p kb 2^14 < 2^31: every INT32 sum exact
 
