@@ -2,8 +2,10 @@
 """Exploratory model of cuBLAS 13.1's FP64 emulation (CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH, strategy
 EAGER, mantissa control FIXED), decoded from black-box records of the H200 (docs/third-party.md,
 "cublas-fixedpoint@13.1"). The exploratory twin of the registered scheme, FIXED control only: the
-DYNAMIC control runs this same algorithm at its count (beyond 79 bits too: BITS may then exceed 79
-in emulated_gemm); the count's rule is in the scheme (reference/schemes/cublas_fixedpoint/dynamic_count.hpp). The K-block size is kblock_size(m, n, k), a
+DYNAMIC control runs this same algorithm at its count while the count is at most its max mantissa
+bit count (79 unless set; BITS may then exceed 79 in emulated_gemm), native FP64 above it; the
+count's rule and the fallback are in the scheme (reference/schemes/cublas_fixedpoint/dynamic_count.hpp,
+fallback.cpp). The K-block size is kblock_size(m, n, k), a
 rule fitted to the 210 shapes cublas_kblock_probe measured (it fits all of them; outside the shapes
 measured it is an extrapolation); an explicit kb overrides it.
 
