@@ -2,21 +2,25 @@
 """Exploratory model of cuBLAS 13.1's FP64 emulation (CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH, strategy
 EAGER, mantissa control FIXED), decoded from black-box records of the H200 (docs/third-party.md,
 "cublas-fixedpoint@13.1"). The exploratory twin of the registered scheme, FIXED control only: the
-DYNAMIC control runs this same algorithm at its count (beyond 79 bits too: BITS may then exceed 79
-in emulated_gemm); the count's rule is in the scheme (reference/schemes/cublas_fixedpoint/dynamic_count.hpp). The K-block size is kblock_size(m, n, k), a
+DYNAMIC control runs this same algorithm at its count while the count is at most its max mantissa
+bit count (79 unless set; BITS may then exceed 79 in emulated_gemm), native FP64 above it; the
+count's rule and the fallback are in the scheme (reference/schemes/cublas_fixedpoint/dynamic_count.hpp,
+fallback.cpp). The K-block size is kblock_size(m, n, k), a
 rule fitted to the 210 shapes cublas_kblock_probe measured (it fits all of them; outside the shapes
 measured it is an extrapolation); an explicit kb overrides it.
 
 Stages, for B mantissa bits (quantized up to 8n - 1: n = ceil((B + 1) / 8) slices), K split into blocks of kb from k = 0
 (kb from kblock_size unless given):
   scale       per row of A and per column of B in each K-block: e with max|x| in [2^(e-1), 2^e),
-              plus one when max|x|'s significand exceeds 2 - 2^-6 (a threshold in (1.98296, 1.98468])
+              plus one when max|x|'s significand exceeds 2 - 2^-6 (a threshold in (1.98296, 1.98468]),
+              at least -1022 (lines below FP64's normal range: the edge probe's sub_ records)
   slice       X = trunc(x 2^(B-e)) (toward zero, |X| < 2^B), as n balanced base-256 digits
               (X = sum d_i 256^(n-1-i), lower digits in [-128, 127], the top one takes the rest)
   gemm        per block and anti-diagonal d = p + q <= n - 1 (the first n diagonals only):
               S_d = sum over the block's k and p of dA_p dB_(d-p), exact integers (INT8 GEMMs)
-  accumulate  per block v = 0; v += S_d 256^(2n-2-d) 2^(eA+eB-2B) for d = 0..n-1 in FP64; then
-              C = 0; C += v block after block, in FP64 (each a correctly rounded binary64 addition)
+  accumulate  per block v = 0; v += S_d 256^(2n-2-d) 2^(-2B) for d = 0..n-1 in FP64, then v 2^(eA+eB)
+              rounded once; then C = 0; C += that block after block, in FP64 (each a correctly rounded
+              binary64 operation)
 
 Usage:
   KB: a K-block size, or "auto" for kblock_size of DIR's A and B before any ROWS cut (the row-subset
@@ -35,6 +39,7 @@ from fractions import Fraction
 import numpy as np
 
 BUMP = Fraction(2) - Fraction(1, 64)
+MIN_SCALE = -1022  # cuBLAS's floor for a line's scale exponent
 TILE, WORK_UNITS, SHORT_K = 128, 32, 512  # the constants of kblock_size
 
 
@@ -56,7 +61,7 @@ def line_exponent(values):
     if top == 0:
         return None
     frac, e = math.frexp(top)
-    return e + 1 if Fraction(frac) * 2 > BUMP else e
+    return max(MIN_SCALE, e + 1 if Fraction(frac) * 2 > BUMP else e)
 
 
 def balanced_digits(values, e, bits, n):
@@ -76,18 +81,19 @@ def balanced_digits(values, e, bits, n):
 
 
 def block_terms(a, b, bits, n):
-    """One K-block: the FP64 terms S_d 256^(2n-2-d) 2^(eA+eB-2B), d = 0..n-1 (list of m x n arrays)."""
+    """One K-block: the FP64 terms S_d 256^(2n-2-d) 2^(-2B), d = 0..n-1 (list of m x n arrays, exact),
+    and the block's scale exponents eA + eB (m x n)."""
     m, cols = a.shape[0], b.shape[1]
     ea = [line_exponent(a[i]) for i in range(m)]
     eb = [line_exponent(b[:, j]) for j in range(cols)]
     da = np.stack([balanced_digits(a[i], ea[i], bits, n) for i in range(m)], axis=1)  # n, m, kb
     db = np.stack([balanced_digits(b[:, j], eb[j], bits, n) for j in range(cols)], axis=2)  # n, kb, cols
-    shift = np.add.outer([e or 0 for e in ea], [e or 0 for e in eb]) - 2 * bits
+    shift = np.add.outer([e or 0 for e in ea], [e or 0 for e in eb])
     terms = []
     for d in range(n):
         s = sum(da[p] @ db[d - p] for p in range(d + 1))  # exact: |s| < 2^14 kb n
-        terms.append(np.ldexp(s.astype(np.float64), shift + 8 * (2 * n - 2 - d)))  # exact
-    return terms
+        terms.append(np.ldexp(s.astype(np.float64), 8 * (2 * n - 2 - d) - 2 * bits))  # exact
+    return terms, shift
 
 
 def emulated_gemm(a, b, bits, kb=None):
@@ -98,10 +104,11 @@ def emulated_gemm(a, b, bits, kb=None):
     bits = 8 * n - 1
     c = np.zeros((a.shape[0], b.shape[1]))
     for k0 in range(0, a.shape[1], kb):
+        terms, shift = block_terms(a[:, k0:k0 + kb], b[k0:k0 + kb], bits, n)
         v = np.zeros_like(c)
-        for t in block_terms(a[:, k0:k0 + kb], b[k0:k0 + kb], bits, n):
+        for t in terms:
             v = v + t
-        c = c + v
+        c = c + np.ldexp(v, shift)  # one rounding, below the normal range too
     return c
 
 
@@ -117,11 +124,13 @@ def trace(a, b, bits, kb):
     kept, v_fp_exact_sum = np.full((m, cols), Fraction(0), dtype=object), np.full((m, cols), Fraction(0), dtype=object)
     blocks_fp = np.zeros((m, cols))
     for k0 in range(0, a.shape[1], kb):
-        terms = block_terms(a[:, k0:k0 + kb], b[k0:k0 + kb], 8 * n - 1, n)
+        terms, shift = block_terms(a[:, k0:k0 + kb], b[k0:k0 + kb], 8 * n - 1, n)
+        scale = np.vectorize(lambda e: Fraction(2) ** int(e))(shift)
         v = np.zeros((m, cols))
         for t in terms:
             v = v + t
-        v_exact = sum(np.vectorize(Fraction)(t) for t in terms)
+        v = np.ldexp(v, shift)
+        v_exact = sum(np.vectorize(Fraction)(t) for t in terms) * scale
         kept += v_exact
         v_fp_exact_sum += np.vectorize(Fraction)(v)
         blocks_fp = blocks_fp + np.vectorize(float)(v_exact)

@@ -14,13 +14,16 @@
 // count probe showed adding to the count: o in OFFSETS), dyncap<c> (DYNAMIC with max mantissa bit
 // count c, which the count probe showed not capping the reported count: does it cap the computation?),
 // fixed39 ... fixed79 (every count) and fixed87 ... fixed127 (counts the FIXED control may refuse);
-// group "dyn": native, dynamic, dyn<o>, dyncap<c>. The listing's header holds a fresh handle's
-// defaults (FIXED max bit count, offset) as cuBLAS reports them.
+// group "dyn": native, dynamic, dyn<o>, dyncap<c>; group "fb": native, dynamic; group "cap":
+// dyn<o>cap<c> (offset o and max bit count c together, CAP_SETTINGS). The listing's header holds a
+// fresh handle's defaults (FIXED max bit count, offset) as cuBLAS reports them.
 // The cases (each generator documented where it is defined):
 //   class 1 (below the normal range): sub_single, sub_single_bt, sub_subin, sub_dense_*,
 //            sub_rowgap_*, sub_one_term
 //   class 2 (heavy tails): phi<s>_*, phi4rows_*
 //   class 3 (wide spans): span<s>_*, gap<g> (group dyn)
+//   the native fallback (DYNAMIC above its max): fb_k<k> (k sweep), fb_<m>x<n> (tile counts),
+//            fb_nofin (a count of 4249) (group fb); cap<g> (the max's threshold, group cap)
 // Self-contained (CUDA runtime and cuBLAS) so that it runs on a bare GPU host.
 #include "cublas_probe_io.hpp"
 
@@ -42,17 +45,31 @@ using cublas_probe::write_npy;
 const int OFFSETS[] = {-96, -64, -48, -32, -24, -16, -8, 8, 16};
 const int COUNT_WORDS = 64;  // ints of the count buffer read back (cuBLAS documents one)
 
+// (offset, max bit count) pairs of group cap: on cap20 (count 54 + 20 - 24 = 50) and cap60 (90) the
+// max each side of the count, in and beyond FIXED's range.
+const std::pair<int, int> CAP_SETTINGS[] = {{-24, 40}, {-24, 49}, {-24, 50}, {-24, 51}, {-24, 79}, {-24, 85},
+                                            {-24, 89}, {-24, 90}, {-24, 91}, {-24, 100}, {-24, 127}};
+
 struct Setting {
   std::string name;
   enum { NATIVE, FIXED, DYNAMIC } control;
   int bits, offset, cap;  // cap: DYNAMIC's max mantissa bit count (0: the handle's default)
 };
 
-std::vector<Setting> settings(bool full) {
+enum class Group { Full, Dyn, Fallback, Cap };
+const char* group_name(Group g) { return g == Group::Full ? "full" : g == Group::Dyn ? "dyn" : g == Group::Fallback ? "fb" : "cap"; }
+
+std::vector<Setting> settings(Group group) {
+  if (group == Group::Cap) {
+    std::vector<Setting> all = {{"native", Setting::NATIVE, 0, 0, 0}};
+    for (auto [o, cap] : CAP_SETTINGS) all.push_back({"dyn" + std::to_string(o) + "cap" + std::to_string(cap), Setting::DYNAMIC, 0, o, cap});
+    return all;
+  }
   std::vector<Setting> all = {{"native", Setting::NATIVE, 0, 0, 0}, {"dynamic", Setting::DYNAMIC, 0, 0, 0}};
+  if (group == Group::Fallback) return all;
   for (int o : OFFSETS) all.push_back({"dyn" + std::to_string(o), Setting::DYNAMIC, 0, o, 0});
   for (int cap : {79, 127}) all.push_back({"dyncap" + std::to_string(cap), Setting::DYNAMIC, 0, 0, cap});
-  if (!full) return all;
+  if (group == Group::Dyn) return all;
   for (int bits = 39; bits <= 79; ++bits) all.push_back({"fixed" + std::to_string(bits), Setting::FIXED, bits, 0, 0});
   for (int bits = 87; bits <= 127; bits += 8) all.push_back({"fixed" + std::to_string(bits), Setting::FIXED, bits, 0, 0});
   return all;
@@ -62,7 +79,7 @@ using Gen = std::function<double(size_t, size_t)>;
 
 struct Builder {
   std::mt19937_64 r;
-  std::vector<std::pair<Case, bool>> cases;  // the case and whether it takes the full settings
+  std::vector<std::pair<Case, Group>> cases;  // the case and its group of settings
 
   double uniform() { return double(r() >> 11) * 0x1p-53; }
   double sign() { return r() & 1 ? -1.0 : 1.0; }
@@ -82,13 +99,13 @@ struct Builder {
     return u * std::exp(s * gauss());
   }
 
-  void make(const std::string& name, size_t m, size_t n, size_t k, const Gen& fa, const Gen& fb, bool full = true) {
+  void make(const std::string& name, size_t m, size_t n, size_t k, const Gen& fa, const Gen& fb, Group group = Group::Full) {
     Case c{name, m, n, k, std::vector<double>(m * k), std::vector<double>(k * n)};
     for (size_t j = 0; j < k; ++j)
       for (size_t i = 0; i < m; ++i) c.a[j * m + i] = fa(i, j);
     for (size_t j = 0; j < n; ++j)
       for (size_t i = 0; i < k; ++i) c.b[j * k + i] = fb(i, j);
-    cases.emplace_back(std::move(c), full);
+    cases.emplace_back(std::move(c), group);
   }
 };
 
@@ -141,7 +158,27 @@ void wide_spans(Builder& g) {
   // the grid of the bit count DYNAMIC actually runs (the negative offsets bring x onto the grid).
   for (int gap : {40, 60, 70, 73, 74, 80, 90, 100, 110, 120, 130, 150, 180})
     g.make("gap" + std::to_string(gap), 64, 1, 2, [&, gap](size_t, size_t j) { return j == 0 ? 0x1p10 : g.sig(10 - gap); },
-           [](size_t i, size_t) { return i == 1 ? 1.0 : 0.0; }, false);
+           [](size_t i, size_t) { return i == 1 ? 1.0 : 0.0; }, Group::Dyn);
+}
+
+// The native fallback: entries sig 2^u, u uniform in [-30, 30] (DYNAMIC counts near 113, above the
+// default max of 79), so that C depends on the order of the FP64 sums.
+void fallback(Builder& g) {
+  const Gen wide = [&](size_t, size_t) { return g.sig(int(g.r() % 61) - 30); };
+  // The parts of K: k not a multiple of 16, and between the k already recorded (16 x 16 outputs).
+  for (size_t k : {17, 33, 100, 200, 257, 300, 500, 640, 1000, 1500, 3000, 5000, 6000})
+    g.make("fb_k" + std::to_string(k), 16, 16, k, wide, wide, Group::Fallback);
+  // More 128 x 128 tiles at k = 512 (1, 4 and 16 tiles, and 4 tiles as 4 x 1 and 1 x 4).
+  for (auto [m, n] : {std::pair<size_t, size_t>{128, 128}, {256, 256}, {512, 512}, {512, 32}, {32, 512}})
+    g.make("fb_" + std::to_string(m) + "x" + std::to_string(n), m, n, 512, wide, wide, Group::Fallback);
+  // No finite estimate (cuBLAS reports 4249): a zero at every k = 0 mod 64 of each line, 16 x 16 x 1024.
+  g.make("fb_nofin", 16, 16, 1024, [&](size_t, size_t j) { return j % 64 == 0 ? 0.0 : g.sig(int(g.r() % 61) - 30); },
+         [&](size_t i, size_t) { return i % 64 == 0 ? 0.0 : g.sig(int(g.r() % 61) - 30); }, Group::Fallback);
+  // The max's threshold: gap g = 60 and 20 as in gap<g> (counts 114 and 74, 90 and 50 under the
+  // offset -24), under CAP_SETTINGS: x is truncated where the count is emulated, exact where native.
+  for (int gap : {60, 20})
+    g.make("cap" + std::to_string(gap), 64, 1, 2, [&, gap](size_t, size_t j) { return j == 0 ? 0x1p10 : g.sig(10 - gap); },
+           [](size_t i, size_t) { return i == 1 ? 1.0 : 0.0; }, Group::Cap);
 }
 
 // One run of a case under one setting on a fresh handle; false (and status) when cuBLAS refused the
@@ -191,11 +228,11 @@ void defaults(int& max_bits, int& offset) {
   check(cublasDestroy(h), "cublasDestroy");
 }
 
-void probe_case(const std::string& out, FILE* list, const Case& c, bool full, int* counts) {
+void probe_case(const std::string& out, FILE* list, const Case& c, Group group, int* counts) {
   write_npy(out + "/" + c.name + "_A.npy", c.m, c.k, c.a);
   write_npy(out + "/" + c.name + "_B.npy", c.k, c.n, c.b);
-  std::fprintf(list, "%s %zu %zu %zu %s", c.name.c_str(), c.m, c.n, c.k, full ? "full" : "dyn");
-  for (const Setting& s : settings(full)) {
+  std::fprintf(list, "%s %zu %zu %zu %s", c.name.c_str(), c.m, c.n, c.k, group_name(group));
+  for (const Setting& s : settings(group)) {
     std::vector<double> result;
     std::vector<int> reported;
     int status = 0;
@@ -237,9 +274,10 @@ int main(int argc, char** argv) {
   below_normal(g);
   heavy_tails(g);
   wide_spans(g);
+  fallback(g);  // after the others: their inputs stay as the 2026-12-05 run drew them
   size_t written = 0;
-  for (const auto& [c, full] : g.cases)
-    if (c.name.rfind(prefix, 0) == 0) probe_case(out, list, c, full, counts), ++written;
+  for (const auto& [c, group] : g.cases)
+    if (c.name.rfind(prefix, 0) == 0) probe_case(out, list, c, group, counts), ++written;
   std::fclose(list);
   std::printf("cublas_edge_probe: %zu cases written to %s (cases.txt lists them)\n", written, out.c_str());
   return 0;

@@ -48,7 +48,7 @@ def test_mantissa_bits_and_kblock_give_the_h200s_recorded_c():
 
 @pytest.mark.parametrize("options, words", [
     ({"mantissa_bits": 22}, "--mantissa-bits must be an integer 23..79"),
-    ({"mantissa_bits": "dynamic:22"}, "--mantissa-bits must be an integer 23..79"),
+    ({"mantissa_bits": "dynamic:94:128"}, "--mantissa-bits must be an integer 23..79"),
     ({"kblock": 16}, "needs --mantissa-bits"),
 ])
 def test_bad_values_raise_the_commands_message(tmp_path, ozref_cli, options, words):

@@ -16,7 +16,8 @@ void add_scheme_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
   verb->add_option("--slicing", args->slicing, "ozaki1-int8: ozimmu (signed w-bit slices, the default) or cublas (signed leading slice, unsigned bytes)");
   verb->add_option("--accumulate", args->accumulate, "ozaki1-*: exact (the default), fp64 (as ozIMMU) or fused (int8: one INT32 accumulator per t + u)");
   verb->add_option("--mantissa-bits", args->mantissa_bits,
-                   "cublas-fixedpoint@13.1: bits 23..79 (cuBLAS's FIXED control), a DYNAMIC run's reported count up to 127, or dynamic (the DYNAMIC control's count from the inputs)");
+                   "cublas-fixedpoint@13.1: bits 23..79 (cuBLAS's FIXED control; up to 127 accepted), dynamic:N[:MAX] (a DYNAMIC run's count N under its max "
+                   "mantissa bit count MAX, default 79: above it, native FP64), or dynamic (the DYNAMIC control's count from the inputs)");
   add_integer_option(verb, "--kblock", args->kblock, size_t{1}, size_t{2147483647},
                      "cublas-fixedpoint@13.1: K-block size of the scales (default: the rule fitted to the H200's, docs/third-party.md)");
   verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();

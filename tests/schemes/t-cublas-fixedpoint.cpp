@@ -254,8 +254,9 @@ TEST_CASE("cublas-fixedpoint@13.1 refuses bad option values with exit 2, naming 
     INFO("--mantissa-bits '" << bad << "'");
     const test::CommandResult r = run({"--mantissa-bits", bad});
     CHECK(r.code == 2);
-    CHECK(r.err == "ozref run: error: cublas-fixedpoint@13.1: --mantissa-bits must be an integer 23..79 (cuBLAS's FIXED control) or a count the "
-                   "DYNAMIC control reported (up to 127); got '" + std::string(bad) + "'\n");
+    CHECK(r.err == "ozref run: error: cublas-fixedpoint@13.1: --mantissa-bits must be an integer 23..79 (cuBLAS's FIXED control; it accepts up "
+                   "to 127), dynamic, or dynamic:N[:MAX] (a DYNAMIC run's count N, 0..1048576, under its max mantissa bit count MAX, 1..127 "
+                   "or 0: cuBLAS's default, 79); got '" + std::string(bad) + "'\n");
     ++cases;
   }
   // dynamic on inputs whose products are all zero under nonzero lines (A = [1 0; 1 0], B = [0 0; 1 1]):
@@ -269,9 +270,12 @@ TEST_CASE("cublas-fixedpoint@13.1 refuses bad option values with exit 2, naming 
       test::run_ozref({"run", "--scheme", "cublas-fixedpoint@13.1", "--mantissa-bits", "dynamic", "--a", dir / "a.npy", "--b", dir / "b.npy"});
   CHECK(zero.code == 2);
   CHECK_THAT(zero.err, Catch::Contains("C(0, 0) has no finite exponent estimate") && Catch::Contains("cuBLAS reports 4249 bits there"));
-  const test::CommandResult nested = run({"--mantissa-bits", "dynamic:dynamic:55"});
-  CHECK(nested.code == 2);
-  CHECK_THAT(nested.err, Catch::Contains("--mantissa-bits must be an integer 23..79"));
+  for (const char* bad : {"dynamic:dynamic:55", "dynamic:-1", "dynamic:1048577", "dynamic:94:128", "dynamic:94:", "dynamic:94:127:1"}) {
+    INFO("--mantissa-bits '" << bad << "'");
+    const test::CommandResult nested = run({"--mantissa-bits", bad});
+    CHECK(nested.code == 2);
+    CHECK_THAT(nested.err, Catch::Contains("--mantissa-bits must be an integer 23..79"));
+  }
   const test::CommandResult missing = run({});
   CHECK(missing.code == 2);
   CHECK_THAT(missing.err, Catch::Contains("cublas-fixedpoint@13.1 needs --mantissa-bits: 23..79"));
@@ -281,15 +285,16 @@ TEST_CASE("cublas-fixedpoint@13.1 refuses bad option values with exit 2, naming 
   const test::CommandResult other = test::run_ozref({"run", "--scheme", "ozaki2-int8", "--mantissa-bits", "55", "--m", "2", "--n", "2", "--k", "3"});
   CHECK(other.code == 2);
   CHECK_THAT(other.err, Catch::Contains("ozaki2-int8 takes no --mantissa-bits"));
-  cases += 5;
+  cases += 10;
   // Leading zeros are a plain decimal, as in every integer option; 23 and 127 are the ends; dynamic
-  // on generated inputs, and dynamic:N as a manifest records a DYNAMIC run.
-  for (const char* good : {"0055", "23", "127", "dynamic", "dynamic:61"}) {
+  // on generated inputs, and dynamic:N[:MAX] as a manifest records a DYNAMIC run (counts 0 and up;
+  // above MAX, 79 by default, the native fallback).
+  for (const char* good : {"0055", "23", "127", "dynamic", "dynamic:61", "dynamic:0", "dynamic:174", "dynamic:94:127", "dynamic:94:0"}) {
     INFO("--mantissa-bits '" << good << "'");
     CHECK(run({"--mantissa-bits", good, "--verify", "none"}).code == 0);
     ++cases;
   }
-  cases.report(20);
+  cases.report(28);
 }
 
 namespace {
@@ -414,12 +419,14 @@ TEST_CASE("cublas-fixedpoint@13.1 --mantissa-bits dynamic reproduces every DYNAM
   WARN("DYNAMIC records through --mantissa-bits dynamic: " << tally.records << " records, " << tally.elements << " elements bit-identical");
   CHECK(tally.records == 12);
   CHECK(tally.elements == 9072 + 42496);
-  // The trace records the count: its manifest's options say dynamic:N (row_scale: 124).
+  // The trace records the count: its manifest's options say dynamic:N (row_scale: 124, above the
+  // default max of 79: the native fallback, whose trace verifies).
   const test::CommandResult r = test::run_ozref({"run", "--scheme", "cublas-fixedpoint@13.1", "--mantissa-bits", "dynamic", "--a",
                                                  data + "row_scale_A.npy", "--b", data + "row_scale_B.npy", "--dump", dir / "trace"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const nlohmann::json manifest = nlohmann::json::parse(std::ifstream(dir / "trace/manifest.json"));
   CHECK(manifest.at("options").at("mantissa-bits") == "dynamic:124");
-  CHECK(manifest.at("resolved").at("slices") == 16);
+  CHECK(manifest.at("resolved").at("max_mantissa_bits") == 79);
+  CHECK(test::run_ozref({"verify-trace", dir / "trace"}).code == 0);
 }

@@ -1,7 +1,9 @@
-// accumulate: C in FP64 as cuBLAS adds it: per K-block v = 0, v += S_d 256^(2p-2-d) 2^(eA+eB-2 bits)
-// for d = 0, 1, ..., p-1 (highest weight first; each term exact for normal results, each addition
-// rounded to nearest even), then C = 0, C += v block after block in K order. Orders by product or
-// by diagonal over all K, or low to high, fail the records (docs/third-party.md).
+// accumulate: C in FP64 as cuBLAS adds it: per K-block v = 0, v += S_d 256^(2p-2-d) 2^(-2 bits)
+// for d = 0, 1, ..., p-1 (highest weight first; each term exact, each addition rounded to nearest
+// even), then the block's value v 2^(eA+eB), rounded once (below FP64's normal range too: the edge
+// probe's sub_ cases), then C = 0, C += that block after block in K order. Orders by product or by
+// diagonal over all K, low to high, or the scale applied to each term, fail the records
+// (docs/third-party.md).
 #include <cmath>
 
 #include "exact/rational_oracle.hpp"
@@ -12,10 +14,12 @@
 namespace ozref::schemes::cublas_fixedpoint {
 namespace {
 
-// The power of two of diagonal d's term in block b for element (i, j) (a trace's exponents: any
-// int32 values).
-int term_exponent(const Setup& s, const int32_t* ea, const int32_t* eb, size_t b, size_t d, size_t i, size_t j) {
-  return clamped_exponent(int64_t{8} * static_cast<int64_t>(2 * s.p - 2 - d) + ea[b * s.m + i] + eb[b * s.n + j] - 2 * s.bits);
+// The power of two of diagonal d's term before the block's scale (within FP64's normal range).
+int term_exponent(const Setup& s, size_t d) { return 8 * static_cast<int>(2 * s.p - 2 - d) - 2 * s.bits; }
+
+// The block's scale eA + eB for element (i, j) (a trace's exponents: any int32 values).
+int block_exponent(const Setup& s, const int32_t* ea, const int32_t* eb, size_t b, size_t i, size_t j) {
+  return clamped_exponent(int64_t{ea[b * s.m + i]} + eb[b * s.n + j]);
 }
 
 // v + x rounded to the nearest FP64 (ties to even, overflow to infinity), from the exact oracle;
@@ -45,15 +49,15 @@ void Accumulate::compute(const Arrays& in, Arrays& out, size_t) const {
     double total = 0;
     for (size_t b = 0; b < s.blocks; ++b) {
       double v = 0;
-      for (size_t d = 0; d < s.p; ++d) v += std::ldexp(static_cast<double>(sums[(b * s.p + d) * mn + x]), term_exponent(s, ea, eb, b, d, i, j));
-      total += v;
+      for (size_t d = 0; d < s.p; ++d) v += std::ldexp(static_cast<double>(sums[(b * s.p + d) * mn + x]), term_exponent(s, d));
+      total += std::ldexp(v, block_exponent(s, ea, eb, b, i, j));  // ldexp rounds once to nearest even
     }
     c[x] = total;
   }
 }
 
-// Contract (full): C is that sum in that order with every addition the correctly rounded sum of
-// its exact operands (GMP rationals, each term S_d 2^w exact), whatever the host's FP64 does.
+// Contract (full): C is that sum in that order with every addition and every block's scaling
+// correctly rounded from its exact operands (GMP rationals), whatever the host's FP64 does.
 void Accumulate::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageReport& report) const {
   const Setup& s = *s_;
   const int32_t* sums = in.data<int32_t>({Gemm::kName, "s"});
@@ -66,9 +70,9 @@ void Accumulate::verify(const Arrays& in, const Arrays& out, size_t, Verify, Sta
       double total = 0;
       for (size_t b = 0; b < s.blocks; ++b) {
         double v = 0;
-        for (size_t d = 0; d < s.p; ++d)
-          v = add_rounded(v, mpq_class(sums[(b * s.p + d) * mn + x]) * oracle::pow2(term_exponent(s, ea, eb, b, d, i, j)));
-        total = std::isfinite(v) ? add_rounded(total, mpq_class(v)) : total + v;
+        for (size_t d = 0; d < s.p; ++d) v = add_rounded(v, mpq_class(sums[(b * s.p + d) * mn + x]) * oracle::pow2(term_exponent(s, d)));
+        const double w = add_rounded(0, mpq_class(v) * oracle::pow2(block_exponent(s, ea, eb, b, i, j)));  // v 2^(eA+eB), rounded
+        total = std::isfinite(w) ? add_rounded(total, mpq_class(w)) : total + w;
       }
       if (std::bit_cast<uint64_t>(total) != std::bit_cast<uint64_t>(c[x]))
         part.violate("C" + index3(0, i, j) + " is not the FP64 sum of its blocks' diagonals in cuBLAS's order");

@@ -1,6 +1,9 @@
 // scale: per K-block, the exponent e of each row of A and column of B: max|x| in [2^(e-1), 2^e),
 // plus one when max|x|'s significand exceeds 127/64 (the near-2 bump, pinned by the near2fine
-// probe: docs/third-party.md), so that the balanced top digit stays within +-127.
+// probe: docs/third-party.md), so that the balanced top digit stays within +-127; never below
+// kMinScale (a line whose largest magnitude is below 2^-1022, FP64's normal range: the edge probe's
+// sub_ cases).
+#include <algorithm>
 #include <cmath>
 
 #include "schemes/cublas_fixedpoint/stages.hpp"
@@ -23,11 +26,13 @@ double line_max(const Setup& s, const Side& side, const double* x, size_t line, 
   return top;
 }
 
+constexpr int kMinScale = -1022;  // cuBLAS's floor: the scale of 2^-1023, the largest subnormal's binade
+
 int line_exponent(double top) {
   if (top == 0) return 0;
   int e = 0;
   const double f = std::frexp(top, &e);  // top = f 2^e, f in [1/2, 1)
-  return f > 127.0 / 128 ? e + 1 : e;
+  return std::max(kMinScale, f > 127.0 / 128 ? e + 1 : e);
 }
 
 }  // namespace
@@ -50,9 +55,9 @@ void Scale::compute(const Arrays& in, Arrays& out, size_t) const {
   }
 }
 
-// Contract (cheap): e is the smallest exponent whose top digit holds the line's largest magnitude,
-// 127 2^(e-8) < max|x| <= 127 2^(e-7) (max|x| 2^(7-e) is exact: it lies in [32, 128]); an
-// all-zero line has e = 0.
+// Contract (cheap): e is the smallest exponent, at least kMinScale, whose top digit holds the line's
+// largest magnitude: max|x| <= 127 2^(e-7), and 127 2^(e-8) < max|x| unless e = kMinScale
+// (max|x| 2^(7-e) is exact: a power-of-two scaling into (0, 128]); an all-zero line has e = 0.
 void Scale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageReport& report) const {
   const Setup& s = *s_;
   for (const Side& side : kSides) {
@@ -64,10 +69,10 @@ void Scale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRep
         const double top = line_max(s, side, x, l, b);
         const int got = e[b * lines + l];
         const double v = top == 0 ? 0 : std::ldexp(top, clamped_exponent(7 - int64_t{got}));
-        const bool holds = top == 0 ? got == 0 : v > 63.5 && v <= 127;
+        const bool holds = top == 0 ? got == 0 : got >= kMinScale && (v > 63.5 || got == kMinScale) && v <= 127;
         if (!holds)
           report.violate(std::string(side.by_row ? "A" : "B") + " " + side.what + " " + std::to_string(l) + " in K-block " + std::to_string(b) +
-                         ": scale exponent " + std::to_string(got) + " is not the smallest e with max|x| <= 127 2^(e-7)");
+                         ": scale exponent " + std::to_string(got) + " is not the smallest e >= " + std::to_string(kMinScale) + " with max|x| <= 127 2^(e-7)");
       }
   }
 }

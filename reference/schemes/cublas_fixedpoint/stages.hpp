@@ -9,7 +9,7 @@
 namespace ozref::schemes::cublas_fixedpoint {
 
 // Per K-block, each row of A's and column of B's scale exponent e: the smallest whose top digit
-// holds the line's largest magnitude, max|x| <= 127 2^(e-7); 0 for an all-zero line.
+// holds the line's largest magnitude, max|x| <= 127 2^(e-7), and at least -1022; 0 for an all-zero line.
 class Scale final : public SchemeStage<Setup> {
   OZREF_STAGE_MEMBERS
   static constexpr std::string_view kName = "scale";
@@ -34,11 +34,20 @@ class Gemm final : public SchemeStage<Setup> {
   std::optional<GemmElement> gemm_element(const Arrays& in, const Arrays& out, std::string_view array, size_t flat) const override;
 };
 
-// C in FP64: per block v = 0, v += S_d 256^(2p-2-d) 2^(eA+eB-2 bits) for d = 0..p-1; then C = 0,
-// C += v block after block, each addition rounded to nearest even.
+// C in FP64: per block v = 0, v += S_d 256^(2p-2-d) 2^(-2 bits) for d = 0..p-1, scaled by 2^(eA+eB)
+// (one rounding); then C = 0, C += that block after block, each addition rounded to nearest even.
 class Accumulate final : public SchemeStage<Setup> {
   OZREF_STAGE_MEMBERS
   static constexpr std::string_view kName = "accumulate";
+  std::string_view name() const override { return kName; }
+  Verify checked_from() const override { return Verify::Full; }
+};
+
+// Where DYNAMIC's count exceeds its max: native FP64, C = 0 + the parts of K in order, each part a
+// chain of FMAs from 0 (fallback.cpp has the parts).
+class Fallback final : public SchemeStage<Setup> {
+  OZREF_STAGE_MEMBERS
+  static constexpr std::string_view kName = "fallback";
   std::string_view name() const override { return kName; }
   Verify checked_from() const override { return Verify::Full; }
 };
