@@ -18,6 +18,7 @@ struct CrtTables {
   int words = 0;                         // 64-bit words of M, their product
   uint32_t m[kMaxModuli] = {};
   uint32_t inv[kMaxModuli] = {};         // (m_0 ... m_{t-1})^-1 mod m_t
+  uint32_t magic[kMaxModuli] = {};       // ceil(2^32 / m_t), for mod_small
   uint64_t half[kCrtWords] = {};         // floor(M / 2): residues above it stand for negative values
   uint64_t product[kCrtWords] = {};      // M
 };
@@ -65,15 +66,30 @@ OZREF_HD_INLINE uint8_t reduce_sum(int32_t sum, uint32_t m) {
   return uint8_t(r < 0 ? r + int32_t(m) : r);
 }
 
+// v mod m for v < 2^24 and 2 <= m <= 256, magic = ceil(2^32 / m), without a division: with
+// magic m = 2^32 + e (0 <= e < m), v magic / 2^32 = v / m + v e / (m 2^32) and v e < 2^32, so the
+// high word is floor(v / m) (Granlund and Montgomery, "Division by invariant integers using
+// multiplication", 1994).
+OZREF_HD_INLINE uint32_t mod_small(uint32_t v, uint32_t m, uint32_t magic) {
+#ifdef __CUDA_ARCH__
+  const uint32_t q = __umulhi(v, magic);
+#else
+  const uint32_t q = uint32_t((uint64_t{v} * magic) >> 32);
+#endif
+  return v - q * m;
+}
+
 // The integer X in (-M/2, M/2] with X = u_t mod m_t for every t (u_t at u[t * stride]), as sign and
-// magnitude in t.words words: Garner's mixed-radix digits, then Horner's rule.
+// magnitude in t.words words: Garner's mixed-radix digits, then Horner's rule. Every intermediate
+// below 2^17, so mod_small reduces it.
 OZREF_HD_INLINE void garner(const CrtTables& t, const uint8_t* u, uint64_t stride, uint64_t* mag, bool& negative) {
   uint32_t d[kMaxModuli];
   for (int i = 0; i < t.count; ++i) {
-    uint32_t x = 0;  // the digits so far, modulo m_i
-    for (int s = i - 1; s >= 0; --s) x = (x * (t.m[s] % t.m[i]) + d[s]) % t.m[i];
+    const uint32_t mi = t.m[i], magic = t.magic[i];
+    uint32_t x = 0;  // the digits so far, modulo m_i: x m_s + d_s < 2^16
+    for (int s = i - 1; s >= 0; --s) x = mod_small(x * t.m[s] + d[s], mi, magic);
     const uint32_t ui = u[uint64_t(i) * stride];
-    d[i] = (ui + t.m[i] - x) % t.m[i] * t.inv[i] % t.m[i];
+    d[i] = mod_small((ui + mi - x) * t.inv[i], mi, magic);  // below 2^17
   }
   for (int w = 0; w < t.words; ++w) mag[w] = 0;
   for (int i = t.count - 1; i >= 0; --i) {  // mag = mag * m_i + d_i

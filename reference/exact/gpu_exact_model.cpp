@@ -28,7 +28,7 @@ exact_element::CrtTables crt_tables(long bits) {
     for (int s = 0; s < t.count; ++s) prefix = prefix * t.m[s] % m;
     uint32_t inv = 0;
     while (m > 1 && prefix * inv % m != 1) ++inv;
-    t.m[t.count] = m, t.inv[t.count] = inv;
+    t.m[t.count] = m, t.inv[t.count] = inv, t.magic[t.count] = uint32_t(((uint64_t{1} << 32) + m - 1) / m);
     ++t.count;
     uint64_t carry = 0;
     for (auto& w : product) {

@@ -168,6 +168,21 @@ TEST_CASE("sliced exact: the GPU's rounding of a 64-bit window to FP64 and FP32 
   cases.report(6 * 2000);
 }
 
+TEST_CASE("sliced exact: Garner's reduction by a reciprocal, every modulus, exhaustively over its range", "[exact][sliced]") {
+  // Every v below 2^17 (all Garner's intermediates) and the top 2^17 values below 2^24 (the bound
+  // of the reduction's proof), against the remainder of integer division.
+  CaseCount cases("reductions v mod m (exhaustive)");
+  const exact_element::CrtTables t = crt_tables(340);
+  REQUIRE(t.count == exact_element::kMaxModuli);
+  for (int i = 0; i < t.count; ++i)
+    for (uint32_t v = 0; v < (1u << 18); ++v) {
+      const uint32_t x = v < (1u << 17) ? v : (1u << 24) - (1u << 18) + v;
+      if (exact_element::mod_small(x, t.m[i], t.magic[i]) != x % t.m[i]) FAIL("v " << x << " m " << t.m[i]);
+      ++cases;
+    }
+  cases.report(uint64_t{exact_element::kMaxModuli} << 18);
+}
+
 TEST_CASE("sliced exact: depths past the int8 GEMM's limit run in blocks, exactly", "[exact][sliced]") {
   Rng rng(test::seed() + 46);
   CaseCount cases("elements (sliced, depth blocks)");
