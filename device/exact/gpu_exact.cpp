@@ -118,7 +118,8 @@ GpuExactProduct gpu_exact(const Matrix<double>& a, const Matrix<double>& b) {
     if (f.band(h) > budget) throw InputError("exact --device gpu: B (" + std::to_string(k) + "x" + std::to_string(n) + ") and its residues exceed the GPU's memory");
     const size_t hp = round_up4(h);
     const int pow2_row = g.max_shift + 1;
-    device::exact::StagedCopies copies;
+    // Pinned buffers of 128 MiB, or what the largest copy needs (small products start faster).
+    device::exact::StagedCopies copies(std::min(size_t{128} << 20, std::max({k * n * 8, h * k * 8, h * n * 25})));
     DeviceArray<uint64_t> d_b(k * n), d_a(h * k);
     {
       const Timed timed(Phase::DeviceCopies, time.upload);

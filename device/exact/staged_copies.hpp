@@ -19,7 +19,7 @@ struct DownloadPart {
 
 class StagedCopies {
  public:
-  explicit StagedCopies(size_t buffer_bytes = size_t{128} << 20);
+  explicit StagedCopies(size_t buffer_bytes);  // each of the two pinned buffers
   ~StagedCopies();
   StagedCopies(const StagedCopies&) = delete;
   StagedCopies& operator=(const StagedCopies&) = delete;
