@@ -77,7 +77,8 @@ bool residues(const Matrix<double>& x, bool columns, const std::vector<int>& low
     for (size_t l = 0; l < lines; ++l)
       for (size_t kk = 0; kk < kb; ++kk) {
         const double v = columns ? x.data[(k0 + kk) * x.cols + l] : x.data[l * x.cols + k0 + kk];
-        const int8_t r = slice_residue(std::bit_cast<uint64_t>(v), low[l], g.plan.width, s, g.tables.m[t], &g.pow2[size_t(t) * row]);
+        const int8_t r = slice_residue(std::bit_cast<uint64_t>(v), low[l], g.plan.width, s, g.tables.m[t], g.tables.magic[t],
+                                       &g.pow2[size_t(t) * row]);
         out[size_t(t)][l * kb + kk] = r;
         uint64_t sig = 0;
         int shift = 0;

@@ -183,6 +183,30 @@ TEST_CASE("sliced exact: Garner's reduction by a reciprocal, every modulus, exha
   cases.report(uint64_t{exact_element::kMaxModuli} << 18);
 }
 
+TEST_CASE("sliced exact: an entry's balanced residue against 64-bit remainders, every modulus", "[exact][sliced]") {
+  Rng rng(test::seed() + 47);
+  CaseCount cases("entry residues (sig below 2^53, shifts to 200)");
+  const exact_element::CrtTables t = crt_tables(340);
+  for (int i = 0; i < t.count; ++i) {
+    const uint32_t m = t.m[i];
+    std::vector<uint8_t> pow2(201);
+    for (size_t s = 0, p = 1 % m; s < pow2.size(); ++s, p = p * 2 % m) pow2[s] = uint8_t(p);
+    for (int rep = 0; rep < 4000; ++rep) {
+      const uint64_t sig = rep < 2 ? (rep ? (uint64_t{1} << 53) - 1 : 1) : rng.next() >> (11 + rep % 40);
+      const int shift = int(rng.next() % 201);
+      const bool negative = rep % 3 == 0;
+      uint64_t r = sig % m;  // the oracle: 64-bit remainders, the shift one doubling at a time
+      for (int s = 0; s < shift; ++s) r = r * 2 % m;
+      if (negative) r = (m - r) % m;
+      const int expect = r >= (m + 1) / 2 ? int(r) - int(m) : int(r);
+      INFO("sig " << sig << " shift " << shift << " m " << m);
+      REQUIRE(int(exact_element::entry_residue(negative, sig, shift, m, t.magic[i], pow2.data())) == expect);
+      ++cases;
+    }
+  }
+  cases.report(uint64_t{exact_element::kMaxModuli} * 4000);
+}
+
 TEST_CASE("sliced exact: depths past the int8 GEMM's limit run in blocks, exactly", "[exact][sliced]") {
   Rng rng(test::seed() + 46);
   CaseCount cases("elements (sliced, depth blocks)");
