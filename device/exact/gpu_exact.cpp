@@ -13,11 +13,11 @@
 #include <optional>
 
 #include "common/error.hpp"
+#include "common/phase_clock.hpp"
 #include "exact/exact_kernels.hpp"
 #include "exact/gpu_exact.hpp"
 #include "exact/gpu_exact_model.hpp"
 #include "exact/staged_copies.hpp"
-#include "common/phase_clock.hpp"
 #include "gemm/int8_gemm.hpp"
 #include "runtime/cuda_check.hpp"
 #include "schemes/pipeline/gpu.hpp"

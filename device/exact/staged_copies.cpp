@@ -23,7 +23,7 @@ void parallel_copy(void* dst, const void* src, size_t bytes) {
 }  // namespace
 
 StagedCopies::StagedCopies(size_t buffer_bytes) : bytes_(buffer_bytes) {
-  OZREF_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  OZREF_CUDA(cudaStreamCreate(&stream_));
   for (int i = 0; i < 2; ++i) {
     OZREF_CUDA(cudaMallocHost(&buffer_[i], bytes_));
     OZREF_CUDA(cudaEventCreateWithFlags(&done_[i], cudaEventDisableTiming));
@@ -36,6 +36,7 @@ StagedCopies::~StagedCopies() {
 }
 
 void StagedCopies::upload(void* device, const void* host, size_t bytes) {
+  OZREF_CUDA(cudaDeviceSynchronize());  // the device's work before (a canary fill of `device`) first, whatever stream it ran on
   for (size_t at = 0, i = 0; at < bytes; at += bytes_, i ^= 1) {
     const size_t len = std::min(bytes_, bytes - at);
     OZREF_CUDA(cudaEventSynchronize(done_[i]));  // the buffer's previous chunk has left it
@@ -47,6 +48,7 @@ void StagedCopies::upload(void* device, const void* host, size_t bytes) {
 }
 
 void StagedCopies::download(const std::vector<DownloadPart>& parts, size_t count, const Consumer& consume) {
+  OZREF_CUDA(cudaDeviceSynchronize());  // the kernels that wrote the parts first, whatever stream they ran on
   size_t element = 0;
   for (const DownloadPart& p : parts) element += p.element_bytes;
   const size_t chunk = std::max<size_t>(1, bytes_ / std::max<size_t>(1, element));

@@ -24,10 +24,10 @@ class StagedCopies {
   StagedCopies(const StagedCopies&) = delete;
   StagedCopies& operator=(const StagedCopies&) = delete;
 
-  // device[0, bytes) = host[0, bytes); returns once the copy is done.
+  // device[0, bytes) = host[0, bytes), after the device's earlier work; returns once the copy is done.
   void upload(void* device, const void* host, size_t bytes);
 
-  // Elements [0, count) of every part, a chunk at a time: consume(first, len, host) with host[p]
+  // After the device's earlier work, elements [0, count) of every part, a chunk at a time: consume(first, len, host) with host[p]
   // pointing at part p's elements [first, first + len), while the next chunk is being copied.
   using Consumer = std::function<void(size_t first, size_t len, const std::vector<const void*>& host)>;
   void download(const std::vector<DownloadPart>& parts, size_t count, const Consumer& consume);
