@@ -29,7 +29,7 @@ __global__ void residues_kernel(const uint64_t* x, size_t ld, bool columns, size
   if (in) *any = 1;
   const size_t plane = lines_padded * kp;
   for (int q = 0; q < t.count; ++q)
-    out[q * plane + l * kp + kk] = in ? entry_residue(bits >> 63, sig, shift, t.m[q], pow2 + size_t(q) * pow2_row) : int8_t(0);
+    out[q * plane + l * kp + kk] = in ? entry_residue(bits >> 63, sig, shift, t.m[q], t.magic[q], pow2 + size_t(q) * pow2_row) : int8_t(0);
 }
 
 // u[i n + j] = c[i np + j] mod m, for i < h, j < n.

@@ -10,11 +10,14 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <optional>
 
 #include "common/error.hpp"
+#include "common/phase_clock.hpp"
 #include "exact/exact_kernels.hpp"
 #include "exact/gpu_exact.hpp"
 #include "exact/gpu_exact_model.hpp"
+#include "exact/staged_copies.hpp"
 #include "gemm/int8_gemm.hpp"
 #include "runtime/cuda_check.hpp"
 #include "schemes/pipeline/gpu.hpp"
@@ -50,9 +53,29 @@ struct Footprint {
   double shared() const { return double(k) * n * 8 + double(count) * np * kp + (64 << 20); }
 };
 
-// Fills out's elements [first, first + count) from the rounded arrays on the host.
-void store(ExactProduct& out, size_t first, size_t count, const std::vector<uint64_t>& nearest, const std::vector<uint32_t>& fp32,
-           const std::vector<uint64_t>& rsig, const std::vector<int32_t>& rexp, const std::vector<uint8_t>& flags) {
+// Times its scope into `seconds` and, for --timings, as `phase`. The device's work inside has
+// finished when it ends (every launch synchronises; the GEMM loop ends with a synchronisation).
+class Timed {
+ public:
+  Timed(Phase phase, double& seconds) : timer_(phase), seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
+  ~Timed() { seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  Timed(const Timed&) = delete;
+  Timed& operator=(const Timed&) = delete;
+
+ private:
+  PhaseTimer timer_;
+  double& seconds_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Fills out's elements [first, first + count) from a downloaded chunk of the rounded arrays
+// (host: nearest, fp32, residual_sig, residual_exp, flags, as round() writes them).
+void store(ExactProduct& out, size_t first, size_t count, const std::vector<const void*>& host) {
+  const auto* nearest = static_cast<const uint64_t*>(host[0]);
+  const auto* fp32 = static_cast<const uint32_t*>(host[1]);
+  const auto* rsig = static_cast<const uint64_t*>(host[2]);
+  const auto* rexp = static_cast<const int32_t*>(host[3]);
+  const auto* flags = static_cast<const uint8_t*>(host[4]);
 #pragma omp parallel for schedule(static)
   for (size_t e = 0; e < count; ++e) {
     out.nearest[first + e] = std::bit_cast<double>(nearest[e]);
@@ -73,12 +96,15 @@ GpuExactProduct gpu_exact(const Matrix<double>& a, const Matrix<double>& b) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
   GpuExactProduct r;
   r.device = info.device;
+  GpuExactPhases& time = r.phases;
   ExactProduct& out = r.sliced.product;
+  std::optional<Timed> setup(std::in_place, Phase::ProductSetup, time.setup);
   exact_parts::fill_canaries(out, m * n);
   out.rows = m, out.cols = n, out.depth = k;
   const exact_parts::Analysis an = exact_parts::analyse(a, b);
   GpuExactSetup g = gpu_exact_setup(an, k);
   g.plan.pairs = 0;
+  setup.reset();
   const auto start = std::chrono::steady_clock::now();
   if (m * n != 0 && g.plan.moduli != 0) {
     const CrtTables& t = g.tables;
@@ -92,60 +118,78 @@ GpuExactProduct gpu_exact(const Matrix<double>& a, const Matrix<double>& b) {
     if (f.band(h) > budget) throw InputError("exact --device gpu: B (" + std::to_string(k) + "x" + std::to_string(n) + ") and its residues exceed the GPU's memory");
     const size_t hp = round_up4(h);
     const int pow2_row = g.max_shift + 1;
-    DeviceArray<uint64_t> d_b(reinterpret_cast<const uint64_t*>(b.data.data()), k * n), d_a(h * k);
+    // Pinned buffers of 128 MiB, or what the largest copy needs (small products start faster).
+    device::exact::StagedCopies copies(std::min(size_t{128} << 20, std::max({k * n * 8, h * k * 8, h * n * 25})));
+    DeviceArray<uint64_t> d_b(k * n), d_a(h * k);
+    {
+      const Timed timed(Phase::DeviceCopies, time.upload);
+      copies.upload(d_b.get(), b.data.data(), k * n * 8);
+    }
     DeviceArray<int> d_row_low(g.row_low.data(), m), d_col_low(g.col_low.data(), n), d_any(2);
     DeviceArray<uint8_t> d_pow2(g.pow2.data(), g.pow2.size()), d_u(size_t(t.count) * h * n), d_flags(h * n);
     DeviceArray<int8_t> d_ra(size_t(t.count) * hp * kp), d_rb(size_t(t.count) * np * kp);
     DeviceArray<int32_t> d_c(hp * np), d_rexp(h * n);
     DeviceArray<uint64_t> d_acc(h * n * words), d_nearest(h * n), d_rsig(h * n);
     DeviceArray<uint32_t> d_fp32(h * n);
-    std::vector<uint64_t> nearest(h * n), rsig(h * n);
-    std::vector<uint32_t> fp32(h * n);
-    std::vector<int32_t> rexp(h * n);
-    std::vector<uint8_t> flags(h * n);
     for (size_t i0 = 0; i0 < m; i0 += h, ++r.panels) {
       const size_t rows = std::min(h, m - i0), rows_p = round_up4(rows);
-      OZREF_CUDA(cudaMemcpy(d_a.get(), &a.data[i0 * k], rows * k * 8, cudaMemcpyHostToDevice));
-      OZREF_CUDA(cudaMemset(d_acc.get(), 0, rows * n * words * 8));
+      {
+        const Timed timed(Phase::DeviceCopies, time.upload);
+        copies.upload(d_a.get(), &a.data[i0 * k], rows * k * 8);
+        OZREF_CUDA(cudaMemset(d_acc.get(), 0, rows * n * words * 8));
+      }
       for (size_t block = 0; block < g.plan.depth_blocks; ++block) {
         const size_t k0 = block * g.plan.depth_block, kb = std::min(g.plan.depth_block, k - k0), kbp = round_up4(kb);
         for (int s = 0; s < g.plan.slices_a; ++s) {
           int any[2] = {0, 0};
-          OZREF_CUDA(cudaMemset(d_any.get(), 0, 2 * sizeof(int)));
-          device::exact::residues(d_a.get(), k, false, rows, rows_p, k0, kb, kbp, d_row_low.get() + i0, g.plan.width, s, t, d_pow2.get(),
-                                  pow2_row, d_ra.get(), d_any.get());
-          d_any.download(any);
+          {
+            const Timed timed(Phase::OperandResidues, time.residues);
+            OZREF_CUDA(cudaMemset(d_any.get(), 0, 2 * sizeof(int)));
+            device::exact::residues(d_a.get(), k, false, rows, rows_p, k0, kb, kbp, d_row_low.get() + i0, g.plan.width, s, t,
+                                    d_pow2.get(), pow2_row, d_ra.get(), d_any.get());
+            d_any.download(any);
+          }
           if (!any[0]) continue;
           for (int sb = 0; sb < g.plan.slices_b; ++sb) {
-            OZREF_CUDA(cudaMemset(d_any.get() + 1, 0, sizeof(int)));
-            device::exact::residues(d_b.get(), n, true, n, np, k0, kb, kbp, d_col_low.get(), g.plan.width, sb, t, d_pow2.get(), pow2_row,
-                                    d_rb.get(), d_any.get() + 1);
-            d_any.download(any);
+            {
+              const Timed timed(Phase::OperandResidues, time.residues);
+              OZREF_CUDA(cudaMemset(d_any.get() + 1, 0, sizeof(int)));
+              device::exact::residues(d_b.get(), n, true, n, np, k0, kb, kbp, d_col_low.get(), g.plan.width, sb, t, d_pow2.get(),
+                                      pow2_row, d_rb.get(), d_any.get() + 1);
+              d_any.download(any);
+            }
             if (!any[1]) continue;
             ++g.plan.pairs;
-            for (int q = 0; q < t.count; ++q) {  // one int8 GEMM per modulus, its int32 sums exact (K block < 2^17)
-              int8_gemm(rows_p, np, kbp, d_ra.get() + size_t(q) * rows_p * kbp, d_rb.get() + size_t(q) * np * kbp, d_c.get(), r.gemm);
-              device::exact::reduce(d_c.get(), rows, n, np, t.m[q], d_u.get() + size_t(q) * rows * n);
+            {
+              const Timed timed(Phase::ResidueGemms, time.gemms);
+              for (int q = 0; q < t.count; ++q) {  // one int8 GEMM per modulus, its int32 sums exact (K block < 2^17)
+                int8_gemm(rows_p, np, kbp, d_ra.get() + size_t(q) * rows_p * kbp, d_rb.get() + size_t(q) * np * kbp, d_c.get(), r.gemm);
+                device::exact::reduce(d_c.get(), rows, n, np, t.m[q], d_u.get() + size_t(q) * rows * n);
+              }
+              OZREF_CUDA(cudaDeviceSynchronize());
             }
+            const Timed timed(Phase::Rebuild, time.crt);
             device::exact::crt(d_u.get(), rows * n, t, d_acc.get(), int(words), unsigned((s + sb) * g.plan.width));
           }
         }
       }
-      device::exact::round(d_acc.get(), rows, n, int(words), d_row_low.get() + i0, d_col_low.get(),
-                           {d_nearest.get(), d_fp32.get(), d_rsig.get(), d_rexp.get(), d_flags.get()});
-      const size_t c = rows * n;
-      OZREF_CUDA(cudaMemcpy(nearest.data(), d_nearest.get(), c * 8, cudaMemcpyDeviceToHost));
-      OZREF_CUDA(cudaMemcpy(fp32.data(), d_fp32.get(), c * 4, cudaMemcpyDeviceToHost));
-      OZREF_CUDA(cudaMemcpy(rsig.data(), d_rsig.get(), c * 8, cudaMemcpyDeviceToHost));
-      OZREF_CUDA(cudaMemcpy(rexp.data(), d_rexp.get(), c * 4, cudaMemcpyDeviceToHost));
-      OZREF_CUDA(cudaMemcpy(flags.data(), d_flags.get(), c, cudaMemcpyDeviceToHost));
-      store(out, i0 * n, c, nearest, fp32, rsig, rexp, flags);
+      {
+        const Timed timed(Phase::Rebuild, time.round);
+        device::exact::round(d_acc.get(), rows, n, int(words), d_row_low.get() + i0, d_col_low.get(),
+                             {d_nearest.get(), d_fp32.get(), d_rsig.get(), d_rexp.get(), d_flags.get()});
+      }
+      const Timed timed(Phase::DeviceCopies, time.download);
+      copies.download({{d_nearest.get(), 8}, {d_fp32.get(), 4}, {d_rsig.get(), 8}, {d_rexp.get(), 4}, {d_flags.get(), 1}}, rows * n,
+                      [&](size_t first, size_t len, const std::vector<const void*>& host) { store(out, i0 * n + first, len, host); });
     }
   } else {  // no nonzero product: every element an exact +0
     for (size_t e = 0; e < m * n; ++e) out.nearest[e] = 0, out.nearest_fp32[e] = 0, out.residual[e] = 0, out.residual_exact[e] = 1;
   }
   r.gpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  exact_parts::apply_specials(a, b, an, out);
+  {
+    const Timed timed(Phase::Specials, time.specials);
+    exact_parts::apply_specials(a, b, an, out);
+  }
   out.moduli = g.plan.moduli ? g.tables.count : 0;
   out.panels = r.panels;
   r.sliced.plan = g.plan;

@@ -34,4 +34,10 @@ struct CheckReport {
 CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads = 0,
                   const std::optional<AccuracyFloor>& floor = std::nullopt);
 
+// The same report with the exact product computed where `device` says: "cpu" (the function above)
+// or "gpu" (`ozref check --device gpu`; InputError saying why where no usable GPU is present).
+// Defined in ozref::device, which a program calling it links.
+CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads, const std::optional<AccuracyFloor>& floor,
+                  const std::string& device);
+
 }  // namespace ozref::api

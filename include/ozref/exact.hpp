@@ -1,5 +1,7 @@
 // The exact product of two matrices, rounded once: what `ozref exact` writes.
 #pragma once
+#include <string>
+
 #include "ozref/array.hpp"
 
 namespace ozref::api {
@@ -18,5 +20,10 @@ struct ExactProduct {
 // A (m x k) times B (k x n), each f8 or f4 (widened exactly). InputError for other dtypes, for
 // shapes that do not agree, and for a product beyond the memory budget. threads 0: all cores.
 ExactProduct exact(const ArrayRef& a, const ArrayRef& b, int threads = 0);
+
+// The same product where `device` says: "cpu" (the function above) or "gpu" (`ozref exact --device
+// gpu`: bit for bit the CPU's; InputError saying why where no usable GPU is present). Defined in
+// ozref::device, which a program calling it links.
+ExactProduct exact(const ArrayRef& a, const ArrayRef& b, int threads, const std::string& device);
 
 }  // namespace ozref::api

@@ -27,30 +27,41 @@ class GpuUnavailable(RuntimeError):
     """lockstep() found no GPU it can use, or ozref was built without CUDA (the reason is the message)."""
 
 
-def exact(A, B, *, dtype="float64", threads: int = 0) -> _np.ndarray:
-    """The exact product A @ B rounded once to `dtype` (float64 or float32), as `ozref exact`."""
+def _device(device):
+    """"cpu" or "gpu", as `--device` takes it."""
+    if not isinstance(device, str) or device not in ("cpu", "gpu"):
+        raise InputError(f"device: expected cpu or gpu, got {_args._shown(device)}")
+    return device
+
+
+def exact(A, B, *, dtype="float64", threads: int = 0, device: str = "cpu") -> _np.ndarray:
+    """The exact product A @ B rounded once to `dtype` (float64 or float32), as `ozref exact`;
+    device="gpu" computes it on the GPU (bit for bit the same; InputError without a usable GPU)."""
     try:
         wanted = _np.dtype(dtype)
     except TypeError:
         raise InputError(f"dtype: expected float64 or float32, got {_args._shown(dtype)}") from None
     if wanted not in (_np.float64, _np.float32):
         raise InputError(f"dtype: expected float64 or float32, got {wanted}")
-    fp64, fp32, _, _ = _ozref.exact(_host_array(A, "argument A"), _host_array(B, "argument B"), _args.threads(threads))
+    fp64, fp32, _, _ = _ozref.exact(_host_array(A, "argument A"), _host_array(B, "argument B"), _args.threads(threads),
+                                    _device(device))
     return fp64 if wanted == _np.float64 else fp32
 
 
-def check(A, B, C, *, threads: int = 0, at_least: Optional[float] = None, metric: str = "maxnorm") -> dict:
+def check(A, B, C, *, threads: int = 0, at_least: Optional[float] = None, metric: str = "maxnorm",
+          device: str = "cpu") -> dict:
     """C against the exact product of A and B: the report `ozref check --json` prints (a float64 C
     against the product rounded to FP64, a float32 C against it rounded to FP32). With `at_least`,
     as `--at-least BITS --metric METRIC`: the report's "gate" holds the verdict (passed, bits,
-    message)."""
+    message). device="gpu" computes the exact product on the GPU, as `--device gpu` (the same report;
+    InputError without a usable GPU)."""
     if at_least is not None and (isinstance(at_least, bool) or not isinstance(at_least, (int, float, _np.integer, _np.floating))):
         raise InputError(f"at_least: {_args._shown(at_least)} is not a number")
     if not isinstance(metric, str) or metric not in ("maxnorm", "elementwise"):
         raise InputError(f"metric: expected maxnorm or elementwise, got {_args._shown(metric)}")
     return _json.loads(_ozref.check(_host_array(A, "argument A"), _host_array(B, "argument B"),
                                     _host_array(C, "argument C"), _args.threads(threads),
-                                    None if at_least is None else float(at_least), metric))
+                                    None if at_least is None else float(at_least), metric, _device(device)))
 
 
 def _mantissa_bits(value):

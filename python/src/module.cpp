@@ -33,23 +33,24 @@ api::RunOptions run_options(const std::string& arch, const std::string& op, cons
           .verify = verify, .threads = threads, .dump = dump};
 }
 
-py::tuple exact(const Array& a, const Array& b, int threads) {
+py::tuple exact(const Array& a, const Array& b, int threads, const std::string& device) {
   const api::ArrayRef ra = array_ref(a, "argument A"), rb = array_ref(b, "argument B");
   api::ExactProduct e;
   {
     py::gil_scoped_release unlocked;
-    e = api::exact(ra, rb, threads);
+    e = api::exact(ra, rb, threads, device);
   }
   return py::make_tuple(to_numpy(std::move(e.fp64)), to_numpy(std::move(e.fp32)), to_numpy(std::move(e.residual)), e.k);
 }
 
 // The report as JSON; with a floor (at_least not None) it holds the gate's verdict under "gate".
-std::string check(const Array& a, const Array& b, const Array& c, int threads, std::optional<double> at_least, const std::string& metric) {
+std::string check(const Array& a, const Array& b, const Array& c, int threads, std::optional<double> at_least, const std::string& metric,
+                  const std::string& device) {
   const api::ArrayRef ra = array_ref(a, "argument A"), rb = array_ref(b, "argument B"), rc = array_ref(c, "argument C");
   std::optional<api::AccuracyFloor> floor;
   if (at_least) floor = api::AccuracyFloor{*at_least, metric};
   py::gil_scoped_release unlocked;
-  return api::check(ra, rb, rc, threads, floor).json;
+  return api::check(ra, rb, rc, threads, floor, device).json;
 }
 
 py::tuple run(const std::string& scheme, const Array& a, const Array& b, const api::RunOptions& options) {

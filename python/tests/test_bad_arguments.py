@@ -23,6 +23,9 @@ CASES = [  # (what, call, the argument the message must name)
     ("exact ragged A", lambda: ozref.exact([[1.0, 2.0], [3.0]], BIG), "argument A"),
     ("exact huge integer B", lambda: ozref.exact(BIG, [[2**80]]), "argument B"),
     ("check threads bool", lambda: ozref.check(BIG, BIG, BIG, threads=True), "threads"),
+    ("exact device tpu", lambda: ozref.exact(BIG, BIG, device="tpu"), "device"),
+    ("exact device int", lambda: ozref.exact(BIG, BIG, device=1), "device"),
+    ("check device None", lambda: ozref.check(BIG, BIG, BIG, device=None), "device"),
     ("run scheme int", lambda: ozref.run(7, BIG, BIG), "scheme"),
     ("run arch None", lambda: ozref.run("ozaki2-int8", BIG, BIG, arch=None), "arch"),
     ("run mode int", lambda: ozref.run("ozaki2-int8", BIG, BIG, mode=3), "mode"),
@@ -57,7 +60,7 @@ def test_bad_arguments_raise_input_error_naming_the_argument(what, call, argumen
 
 def test_the_case_count():
     print(f"bad arguments: {len(CASES)} cases (seed none: fixed values)")
-    assert len(CASES) == 29
+    assert len(CASES) == 32
 
 
 @pytest.mark.parametrize("kind", ["bytes", "PathLike", "str"])

@@ -6,6 +6,7 @@ CuPy test fails); ctest then reports this file as skipped, never passed (python/
 import importlib.util
 import os
 
+import numpy as np
 import pytest
 
 import ozref
@@ -47,3 +48,14 @@ def test_torch_cuda_tensors(rng):
     Ad, Bd = torch.from_numpy(A).cuda(), torch.from_numpy(B).cuda().requires_grad_(True)
     assert ozref.exact(Ad, Bd).tobytes() == ozref.exact(A, B).tobytes()
     assert ozref.run("ozaki2-int8", Ad, Bd).c.tobytes() == ozref.run("ozaki2-int8", A, B).c.tobytes()
+
+
+@needs_gpu
+def test_exact_and_check_on_the_gpu(rng):
+    """device="gpu": the GPU's exact product (`--device gpu`), bit for bit the CPU's, and check's same report."""
+    A = rng.standard_normal((40, 70)) * np.exp2(rng.integers(-300, 301, (40, 70)).astype(float))
+    B = rng.standard_normal((70, 30))
+    for dtype in ("float64", "float32"):
+        assert ozref.exact(A, B, dtype=dtype, device="gpu").tobytes() == ozref.exact(A, B, dtype=dtype).tobytes()
+    C = (A.astype(np.float32) @ B.astype(np.float32))
+    assert ozref.check(A, B, C, device="gpu") == ozref.check(A, B, C)

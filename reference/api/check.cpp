@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "api/check_product.hpp"
+#include "api/exact_reports.hpp"
 #include "common/error.hpp"
 #include "api/public_types.hpp"
 #include "api/report_json.hpp"
@@ -11,7 +12,8 @@
 
 namespace ozref::api {
 
-CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads, const std::optional<AccuracyFloor>& floor) {
+CheckReport check_report(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads, const std::optional<AccuracyFloor>& floor,
+                         const ExactOf& exact_of) {
   require_threads(threads);
   std::optional<AccuracyGate> gate;
   if (floor) {
@@ -19,7 +21,9 @@ CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int t
     gate = AccuracyGate{gate_metric_named(floor->metric, "metric"), floor->at_least};
   }
   const Operands ops = operands_of(a, b);
-  CheckOutcome r = check_product(ops, npy_of(c), c.name, threads);
+  const NpyArray cn = npy_of(c);
+  require_c_matching(cn.shape, cn.dtype, ops.a.rows, ops.b.cols, c.name);  // before the work
+  CheckOutcome r = check_against(exact_of(ops), cn, c.name, threads);
   r.gate = gate;
   CheckReport report{.m = r.m, .n = r.n, .k = r.k, .c_precision = r.c_precision, .metrics = public_metrics(r.metrics),
                      .gate = std::nullopt, .json = json_text(check_json(r))};
@@ -28,6 +32,10 @@ CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int t
     report.gate = GateResult{v.passed, v.bits, v.message};
   }
   return report;
+}
+
+CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads, const std::optional<AccuracyFloor>& floor) {
+  return check_report(a, b, c, threads, floor, [threads](const Operands& ops) { return exact_gemm(ops.a, ops.b, {.threads = threads}); });
 }
 
 }  // namespace ozref::api

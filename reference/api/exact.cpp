@@ -1,8 +1,8 @@
 // api::exact (include/ozref/exact.hpp): the operands as `ozref exact` checks them, the exact GEMM.
 #include "ozref/exact.hpp"
 
+#include "api/exact_reports.hpp"
 #include "api/public_types.hpp"
-#include "exact/exact_gemm.hpp"
 
 namespace ozref::api {
 namespace {
@@ -13,12 +13,15 @@ std::vector<To> as_vector(const Buffer<T>& b) {
 }
 }  // namespace
 
+ExactProduct public_exact(const ozref::ExactProduct& e) {
+  return {.m = e.rows, .n = e.cols, .k = e.depth, .fp64 = {e.rows, e.cols, as_vector<double>(e.nearest)},
+          .fp32 = {e.rows, e.cols, as_vector<float>(e.nearest_fp32)}, .residual = {e.rows, e.cols, as_vector<double>(e.residual)}};
+}
+
 ExactProduct exact(const ArrayRef& a, const ArrayRef& b, int threads) {
   require_threads(threads);
   const Operands ops = operands_of(a, b);
-  const ozref::ExactProduct e = exact_gemm(ops.a, ops.b, {.threads = threads});
-  return {.m = e.rows, .n = e.cols, .k = e.depth, .fp64 = {e.rows, e.cols, as_vector<double>(e.nearest)},
-          .fp32 = {e.rows, e.cols, as_vector<float>(e.nearest_fp32)}, .residual = {e.rows, e.cols, as_vector<double>(e.residual)}};
+  return public_exact(exact_gemm(ops.a, ops.b, {.threads = threads}));
 }
 
 }  // namespace ozref::api

@@ -39,6 +39,9 @@ nlohmann::json exact_json(const ExactArgs& args, const ExactProduct& e, const Gp
   j["slices_a"] = p.slices_a, j["slices_b"] = p.slices_b, j["slice_width"] = p.width, j["pair_bits"] = p.pair_bits;
   j["depth_blocks"] = p.depth_blocks, j["slice_pairs"] = p.pairs, j["int8_gemms"] = p.gemms(), j["gpu_seconds"] = gpu->gpu_seconds;
   j["gemm"] = gpu->gemm;
+  const GpuExactPhases& t = gpu->phases;
+  j["gpu_phases"] = {{"setup", t.setup},   {"upload", t.upload}, {"residues", t.residues}, {"gemms", t.gemms},
+                     {"crt", t.crt},       {"round", t.round},   {"download", t.download}, {"specials", t.specials}};
   return j;
 }
 

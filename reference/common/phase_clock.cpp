@@ -28,7 +28,7 @@ void charge() {
 const char* phase_name(Phase phase) {
   static constexpr const char* names[kPhaseCount] = {
       "MPI start", "read inputs", "product: setup", "product: analysis", "product: scaling", "product: operand residues",
-      "product: residue GEMMs", "product: rebuild, round", "product: direct path", "product: NaN, Inf", "measure C",
+      "product: residue GEMMs", "product: rebuild, round", "product: direct path", "product: GPU copies", "product: NaN, Inf", "measure C",
       "MPI agreements, gathers", "write C"};
   return names[size_t(phase)];
 }

@@ -19,6 +19,7 @@ enum class Phase : int {
   ResidueGemms,     // the residue GEMMs and the joins of their results
   Rebuild,          // Garner's algorithm and the rounding of every element
   DirectPath,       // the direct path's wide accumulators, where it runs instead
+  DeviceCopies,     // --device gpu: the operands to the GPU, the rounded product back
   Specials,         // NaN and infinities
   Measure,          // check: C against the exact product
   Agreement,        // MPI: agreeing on errors, gathering check's figures, broadcasts

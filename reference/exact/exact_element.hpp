@@ -18,6 +18,7 @@ struct CrtTables {
   int words = 0;                         // 64-bit words of M, their product
   uint32_t m[kMaxModuli] = {};
   uint32_t inv[kMaxModuli] = {};         // (m_0 ... m_{t-1})^-1 mod m_t
+  uint32_t magic[kMaxModuli] = {};       // ceil(2^32 / m_t), for mod_small
   uint64_t half[kCrtWords] = {};         // floor(M / 2): residues above it stand for negative values
   uint64_t product[kCrtWords] = {};      // M
 };
@@ -42,21 +43,36 @@ OZREF_HD_INLINE bool slice_entry(uint64_t bits, int low, int w, int slice, uint6
   return w ? off / w == slice : slice == 0;
 }
 
-// (-1)^negative sig 2^shift as a balanced residue modulo m in [-128, 127]; pow2 holds 2^s mod m.
-OZREF_HD_INLINE int8_t entry_residue(bool negative, uint64_t sig, int shift, uint32_t m, const uint8_t* pow2) {
-  // sig mod m in 32-bit arithmetic (a 64-bit remainder is a long software routine on the GPU).
-  const uint32_t hi = uint32_t(sig >> 32) % m, lo = uint32_t(sig) % m, two32 = uint32_t((uint64_t{1} << 32) % m);
-  const uint32_t r = (hi * two32 + lo) % m * pow2[shift] % m;
+// v mod m for v < 2^24 and 2 <= m <= 256, magic = ceil(2^32 / m), without a division: with
+// magic m = 2^32 + e (0 <= e < m), v magic / 2^32 = v / m + v e / (m 2^32) and v e < 2^32, so the
+// high word is floor(v / m) (Granlund and Montgomery, "Division by invariant integers using
+// multiplication", 1994).
+OZREF_HD_INLINE uint32_t mod_small(uint32_t v, uint32_t m, uint32_t magic) {
+#ifdef __CUDA_ARCH__
+  const uint32_t q = __umulhi(v, magic);
+#else
+  const uint32_t q = uint32_t((uint64_t{v} * magic) >> 32);
+#endif
+  return v - q * m;
+}
+
+// (-1)^negative sig 2^shift (sig < 2^53) as a balanced residue modulo m in [-128, 127]; pow2 holds
+// 2^s mod m. sig in 24-bit pieces, so that mod_small reduces every step (no division on the GPU).
+OZREF_HD_INLINE int8_t entry_residue(bool negative, uint64_t sig, int shift, uint32_t m, uint32_t magic, const uint8_t* pow2) {
+  const uint32_t p24 = mod_small(2 * mod_small(1u << 23, m, magic), m, magic), p48 = mod_small(p24 * p24, m, magic);
+  const uint32_t lo = uint32_t(sig) & 0xFFFFFFu, mid = uint32_t(sig >> 24) & 0xFFFFFFu, hi = uint32_t(sig >> 48);  // hi < 2^5
+  const uint32_t sum = mod_small(lo, m, magic) + mod_small(mid, m, magic) * p24 + hi * p48;  // below 2^17
+  const uint32_t r = mod_small(mod_small(sum, m, magic) * pow2[shift], m, magic);
   const uint32_t signed_r = negative && r ? m - r : r;
   return int8_t(signed_r >= (m + 1) / 2 ? int(signed_r) - int(m) : int(signed_r));
 }
 
 // That entry's balanced residue modulo m in [-128, 127] (0 outside the slice); pow2 holds 2^s mod m
-// for s = 0, 1, ....
-OZREF_HD_INLINE int8_t slice_residue(uint64_t bits, int low, int w, int slice, uint32_t m, const uint8_t* pow2) {
+// for s = 0, 1, ...; magic = ceil(2^32 / m).
+OZREF_HD_INLINE int8_t slice_residue(uint64_t bits, int low, int w, int slice, uint32_t m, uint32_t magic, const uint8_t* pow2) {
   uint64_t sig = 0;
   int shift = 0;
-  return slice_entry(bits, low, w, slice, sig, shift) ? entry_residue(bits >> 63, sig, shift, m, pow2) : 0;
+  return slice_entry(bits, low, w, slice, sig, shift) ? entry_residue(bits >> 63, sig, shift, m, magic, pow2) : 0;
 }
 
 // An int32 sum of products of balanced residues reduced into [0, m).
@@ -66,14 +82,16 @@ OZREF_HD_INLINE uint8_t reduce_sum(int32_t sum, uint32_t m) {
 }
 
 // The integer X in (-M/2, M/2] with X = u_t mod m_t for every t (u_t at u[t * stride]), as sign and
-// magnitude in t.words words: Garner's mixed-radix digits, then Horner's rule.
+// magnitude in t.words words: Garner's mixed-radix digits, then Horner's rule. Every intermediate
+// below 2^17, so mod_small reduces it.
 OZREF_HD_INLINE void garner(const CrtTables& t, const uint8_t* u, uint64_t stride, uint64_t* mag, bool& negative) {
   uint32_t d[kMaxModuli];
   for (int i = 0; i < t.count; ++i) {
-    uint32_t x = 0;  // the digits so far, modulo m_i
-    for (int s = i - 1; s >= 0; --s) x = (x * (t.m[s] % t.m[i]) + d[s]) % t.m[i];
+    const uint32_t mi = t.m[i], magic = t.magic[i];
+    uint32_t x = 0;  // the digits so far, modulo m_i: x m_s + d_s < 2^16
+    for (int s = i - 1; s >= 0; --s) x = mod_small(x * t.m[s] + d[s], mi, magic);
     const uint32_t ui = u[uint64_t(i) * stride];
-    d[i] = (ui + t.m[i] - x) % t.m[i] * t.inv[i] % t.m[i];
+    d[i] = mod_small((ui + mi - x) * t.inv[i], mi, magic);  // below 2^17
   }
   for (int w = 0; w < t.words; ++w) mag[w] = 0;
   for (int i = t.count - 1; i >= 0; --i) {  // mag = mag * m_i + d_i

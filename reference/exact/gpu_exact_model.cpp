@@ -28,7 +28,7 @@ exact_element::CrtTables crt_tables(long bits) {
     for (int s = 0; s < t.count; ++s) prefix = prefix * t.m[s] % m;
     uint32_t inv = 0;
     while (m > 1 && prefix * inv % m != 1) ++inv;
-    t.m[t.count] = m, t.inv[t.count] = inv;
+    t.m[t.count] = m, t.inv[t.count] = inv, t.magic[t.count] = uint32_t(((uint64_t{1} << 32) + m - 1) / m);
     ++t.count;
     uint64_t carry = 0;
     for (auto& w : product) {
@@ -77,7 +77,8 @@ bool residues(const Matrix<double>& x, bool columns, const std::vector<int>& low
     for (size_t l = 0; l < lines; ++l)
       for (size_t kk = 0; kk < kb; ++kk) {
         const double v = columns ? x.data[(k0 + kk) * x.cols + l] : x.data[l * x.cols + k0 + kk];
-        const int8_t r = slice_residue(std::bit_cast<uint64_t>(v), low[l], g.plan.width, s, g.tables.m[t], &g.pow2[size_t(t) * row]);
+        const int8_t r = slice_residue(std::bit_cast<uint64_t>(v), low[l], g.plan.width, s, g.tables.m[t], g.tables.magic[t],
+                                       &g.pow2[size_t(t) * row]);
         out[size_t(t)][l * kb + kk] = r;
         uint64_t sig = 0;
         int shift = 0;

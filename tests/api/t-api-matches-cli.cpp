@@ -267,4 +267,24 @@ TEST_CASE("api: lockstep without a GPU says why, and refuses bad options first",
   CHECK_THROWS_WITH(api::lockstep("ozaki2-int8", ref(a, "A"), ref(b, "B"), bad), "unknown --lockstep 'sideways' (known: resync, free)");
 }
 
+TEST_CASE("api: exact and check on a device: the GPU's bytes are the command's, or the command's reason for none", "[api]") {
+  Workspace ws;
+  const SavedOperands o = saved_operands(ws, 19, 23, 70, test::seed() + 7);
+  const api::ArrayRef a = ref(o.a, o.a_path), b = ref(o.b, o.b_path);
+  CHECK(api::exact(a, b, 1, "cpu").fp64.data == api::exact(a, b, 1).fp64.data);
+  const test::CommandResult cli = run_ozref({"exact", "--device", "gpu", "--a", o.a_path, "--b", o.b_path, "--out", ws.path("c.npy")});
+  if (cli.code == 77) {  // no usable GPU: the API raises the command's reason
+    CHECK_THROWS_AS(api::exact(a, b, 1, "gpu"), InputError);
+    CHECK_THROWS_AS(api::check(a, b, ref(o.a, "C"), 1, std::nullopt, "gpu"), InputError);
+  } else {
+    REQUIRE(cli.code == 0);
+    CHECK(same_bytes(api::exact(a, b, 1, "gpu").fp64.data, read_npy(ws.path("c.npy"))));
+    const Matrix<double> c(19, 23, 0.5);
+    CHECK(api::check(a, b, ref(c, "C"), 1, std::nullopt, "gpu").json == api::check(a, b, ref(c, "C"), 1).json);
+  }
+  CHECK_THROWS_WITH(api::exact(a, b, 1, "tpu"), "device: expected cpu or gpu, got 'tpu'");
+  CHECK_THROWS_WITH(api::check(a, b, ref(o.a, "C"), 1, std::nullopt, "tpu"), "device: expected cpu or gpu, got 'tpu'");
+  WARN("api exact/check on a device: 19x23x70 (seed " << test::seed() + 7 << "), GPU " << (cli.code == 77 ? "absent" : "present"));
+}
+
 }  // namespace ozref

@@ -168,6 +168,45 @@ TEST_CASE("sliced exact: the GPU's rounding of a 64-bit window to FP64 and FP32 
   cases.report(6 * 2000);
 }
 
+TEST_CASE("sliced exact: Garner's reduction by a reciprocal, every modulus, exhaustively over its range", "[exact][sliced]") {
+  // Every v below 2^17 (all Garner's intermediates) and the top 2^17 values below 2^24 (the bound
+  // of the reduction's proof), against the remainder of integer division.
+  CaseCount cases("reductions v mod m (exhaustive)");
+  const exact_element::CrtTables t = crt_tables(340);
+  REQUIRE(t.count == exact_element::kMaxModuli);
+  for (int i = 0; i < t.count; ++i)
+    for (uint32_t v = 0; v < (1u << 18); ++v) {
+      const uint32_t x = v < (1u << 17) ? v : (1u << 24) - (1u << 18) + v;
+      if (exact_element::mod_small(x, t.m[i], t.magic[i]) != x % t.m[i]) FAIL("v " << x << " m " << t.m[i]);
+      ++cases;
+    }
+  cases.report(uint64_t{exact_element::kMaxModuli} << 18);
+}
+
+TEST_CASE("sliced exact: an entry's balanced residue against 64-bit remainders, every modulus", "[exact][sliced]") {
+  Rng rng(test::seed() + 47);
+  CaseCount cases("entry residues (sig below 2^53, shifts to 200)");
+  const exact_element::CrtTables t = crt_tables(340);
+  for (int i = 0; i < t.count; ++i) {
+    const uint32_t m = t.m[i];
+    std::vector<uint8_t> pow2(201);
+    for (size_t s = 0, p = 1 % m; s < pow2.size(); ++s, p = p * 2 % m) pow2[s] = uint8_t(p);
+    for (int rep = 0; rep < 4000; ++rep) {
+      const uint64_t sig = rep < 2 ? (rep ? (uint64_t{1} << 53) - 1 : 1) : rng.next() >> (11 + rep % 40);
+      const int shift = int(rng.next() % 201);
+      const bool negative = rep % 3 == 0;
+      uint64_t r = sig % m;  // the oracle: 64-bit remainders, the shift one doubling at a time
+      for (int s = 0; s < shift; ++s) r = r * 2 % m;
+      if (negative) r = (m - r) % m;
+      const int expect = r >= (m + 1) / 2 ? int(r) - int(m) : int(r);
+      INFO("sig " << sig << " shift " << shift << " m " << m);
+      REQUIRE(int(exact_element::entry_residue(negative, sig, shift, m, t.magic[i], pow2.data())) == expect);
+      ++cases;
+    }
+  }
+  cases.report(uint64_t{exact_element::kMaxModuli} * 4000);
+}
+
 TEST_CASE("sliced exact: depths past the int8 GEMM's limit run in blocks, exactly", "[exact][sliced]") {
   Rng rng(test::seed() + 46);
   CaseCount cases("elements (sliced, depth blocks)");

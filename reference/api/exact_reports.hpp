@@ -1,0 +1,21 @@
+// What api::exact and api::check return, made from an exact product wherever it was computed: the
+// CPU's exact_gemm (api/exact.cpp, api/check.cpp) or the GPU's (device/api/exact_on_device.cpp).
+#pragma once
+#include <functional>
+#include <optional>
+
+#include "api/operands.hpp"
+#include "exact/exact_gemm.hpp"
+#include "ozref/check.hpp"
+#include "ozref/exact.hpp"
+
+namespace ozref::api {
+
+ExactProduct public_exact(const ozref::ExactProduct& e);
+
+// check's report for C against exact_of(A, B), called once C's shape and dtype are known to fit.
+using ExactOf = std::function<ozref::ExactProduct(const Operands&)>;
+CheckReport check_report(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads, const std::optional<AccuracyFloor>& floor,
+                         const ExactOf& exact_of);
+
+}  // namespace ozref::api
