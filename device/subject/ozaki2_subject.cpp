@@ -83,6 +83,12 @@ class Ozaki2Subject final : public TwinSubject {
               {"split", [this](auto&... x) { split(x...); }},       {"recombine", [this](auto&... x) { recombine(x...); }}};
   }
 
+  // --gemm wgmma-fused: reduce's twin multiplies the residues itself (fused_reduce).
+  std::vector<ArrayRef> extra_inputs(const Stage& s) const override {
+    if (options_.gemm != "wgmma-fused" || s.name() != "reduce") return {};
+    return {{"residues", "a"}, {"residues", "b"}};
+  }
+
  private:
   void bound(const Stage& s, const Arrays& in, Arrays& out) {
     const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");

@@ -359,3 +359,35 @@ TEST_CASE("verify-trace: malformed traces are refused naming the file and the fi
   refused([](nlohmann::json& m) { m.erase("scheme"); }, "field \"scheme\" missing");
   refused([](nlohmann::json& m) { m["stages"][3]["arrays"][0]["fnv1a64"] = "0000000000000000"; }, "its FNV-1a hash differs from the manifest's");
 }
+
+// A subject whose reduce reads the residues itself (as the GPU's fused wgmma twin does): the runner
+// keeps them until reduce because the subject names them, and releases them otherwise.
+class ResidueReadingSubject final : public Subject {
+ public:
+  explicit ResidueReadingSubject(bool names_them) : names_them_(names_them) {}
+  std::string name() const override { return "residue-reading reduce"; }
+  bool provides(const Stage& s) const override { return s.name() == "reduce"; }
+  bool computes_from_inputs() const override { return true; }
+  void compute(const Stage& s, const Arrays& in, Arrays& out) override {
+    saw_residues = in.has({"residues", "a"}) && in.has({"residues", "b"});
+    for (size_t t = 0; t < s.batches(); ++t) s.compute(in, out, t);
+  }
+  std::vector<ArrayRef> extra_inputs(const Stage& s) const override {
+    if (!names_them_ || s.name() != "reduce") return {};
+    return {{"residues", "a"}, {"residues", "b"}};
+  }
+  bool saw_residues = false;
+
+ private:
+  bool names_them_;
+};
+
+TEST_CASE("runner: a subject's extra inputs are kept until the stage that reads them", "[trace]") {
+  const Config c{"ozaki2-int8", "ozaki2-int8", {}};
+  for (bool names_them : {true, false}) {
+    ResidueReadingSubject subject(names_them);
+    const SchemeResult r = run_scheme(scheme_of(c), inputs_of(c), {.verify = Verify::Full, .subject = &subject});
+    CHECK(subject.saw_residues == names_them);
+    for (const StageReport& s : r.stages) CHECK(s.comparison.differing == 0);
+  }
+}

@@ -21,8 +21,12 @@ class Runner {
  public:
   Runner(const Scheme& s, Arrays inputs, const RunOptions& o) : s_(s), o_(o), used_(std::move(inputs)) {
     if (o_.subject && o_.mode == Lockstep::FreeRunning) own_ = used_;
-    for (size_t i = 0; i < s_.stages.size(); ++i)
-      for (const ArrayRef& r : s_.stages[i]->inputs()) last_use_[r.key()] = i;
+    for (size_t i = 0; i < s_.stages.size(); ++i) {
+      std::vector<ArrayRef> reads = s_.stages[i]->inputs();
+      if (o_.subject)
+        for (const ArrayRef& r : o_.subject->extra_inputs(*s_.stages[i])) reads.push_back(r);
+      for (const ArrayRef& r : reads) last_use_[r.key()] = i;
+    }
   }
 
   SchemeResult run() {

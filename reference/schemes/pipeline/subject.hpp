@@ -5,6 +5,7 @@
 // for bit with the CPU compute.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "schemes/pipeline/stage.hpp"
 
@@ -28,6 +29,9 @@ class Subject {
   // Whether the outputs it writes start as the canary (Tensor::fill_canary), so that an element
   // still holding it where the CPU's does not was never written (the GPU twins' device arrays do).
   virtual bool canary_filled() const { return false; }
+  // Arrays of earlier stages it reads for `stage` beyond the stage's own inputs (a GPU twin that
+  // fuses two stages reads the first one's inputs), which the runner then keeps until `stage`.
+  virtual std::vector<ArrayRef> extra_inputs(const Stage&) const { return {}; }
 };
 
 }  // namespace ozref::schemes
