@@ -3,8 +3,9 @@
 // (docs/third-party.md, "Above the max: native FP64"). K is cut into `parts` ranges of whole
 // 16-element granules (balanced, the extra granules to the first ranges); each range is a chain of
 // FMAs from 0 in k order, and C = 0 + range 0 + range 1 + ... in order, each addition rounded to
-// nearest even. parts = round(sqrt(G / 2)) for G = ceil(k / 16) granules: fitted to k = 64, 512,
-// 1024, 2048 and 8192 (64 x 64, 256 x 16 and 32 x 32 outputs); elsewhere an extrapolation.
+// nearest even. The part count s minimizes ceil(G / s) + (7/4) s over s >= 2, or is 1 where G (no
+// split) costs no more, for G = ceil(k / 16) granules: fitted to the 17 granule counts measured
+// (G = 2 .. 512; any weight in [5/3, 2) fits them all, 7/4 is its middle); elsewhere an extrapolation.
 #include <algorithm>
 #include <cmath>
 
@@ -21,9 +22,9 @@ constexpr size_t kGranule = 16;
 // The k range [begin, end) of each part, in order.
 std::vector<std::pair<size_t, size_t>> parts_of(size_t k) {
   const size_t granules = (k + kGranule - 1) / kGranule;
-  size_t parts = 1;  // round(sqrt(G / 2)): (2n - 1)^2 <= 2G < (2n + 1)^2 (no ties for integer G)
-  while ((2 * parts + 1) * (2 * parts + 1) <= 2 * granules) ++parts;
-  parts = std::min(parts, std::max<size_t>(granules, 1));
+  size_t parts = 1, cost = 4 * granules;  // costs in quarters; ties keep the fewer parts
+  for (size_t s = 2; s <= granules; ++s)
+    if (const size_t c = 4 * ((granules + s - 1) / s) + 7 * s; c < cost) parts = s, cost = c;
   std::vector<std::pair<size_t, size_t>> out;
   for (size_t s = 0, begin = 0; s < parts; ++s) {
     const size_t length = kGranule * (granules / parts + (s < granules % parts ? 1 : 0));
