@@ -84,13 +84,17 @@ def kernel(A, B, moduli=MODULI, bugs=()):
         e[min(3, m - 1), :] += 1  # one row unscaled by twice too much
     C = np.array([[math.ldexp(float(cp[i, j]), int(e[i, j])) for j in range(n)] for i in range(m)])
     W = max(2, (P.bit_length() + 1 + 63) // 64)  # the schema's W: P/2 and a sign, at least two words
-    stages = {
+    return C, stages_of(s, t, a1, b1, ra, rb, gemm, reduced, words(cp, W), C)
+
+
+def stages_of(s, t, a1, b1, ra, rb, gemm, reduced, crt_words, C):
+    """The intermediates under ozref's stage and array names (ozref schema)."""
+    return {
         "scale": {"row_shift": s, "col_shift": t},
         "truncate": {"a": a1, "b": b1},
         "residues": {"a": ra, "b": rb},
         "gemm": {"c": gemm},
         "reduce": {"c": reduced},
-        "crt": {"c": words(cp, W)},
+        "crt": {"c": crt_words},
         "unscale": {"c": C},
     }
-    return C, stages

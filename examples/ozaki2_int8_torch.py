@@ -8,7 +8,7 @@ import math
 import numpy as np
 import torch
 
-from ozaki2_int8_numpy import MODULI, crt_weights, words
+from ozaki2_int8_numpy import MODULI, crt_weights, stages_of, words
 
 
 def balanced(x, p):
@@ -48,13 +48,5 @@ def kernel(A, B, moduli=MODULI, bugs=()):
     e = -(s[:, None].to(torch.int64) + t[None, :])
     C = torch.tensor([[math.ldexp(float(cp[i][j]), int(e[i, j])) for j in range(n)] for i in range(m)], dtype=torch.float64)
     W = max(2, (P.bit_length() + 1 + 63) // 64)  # the schema's W: P/2 and a sign, at least two words
-    stages = {
-        "scale": {"row_shift": s, "col_shift": t},
-        "truncate": {"a": a1, "b": b1},
-        "residues": {"a": ra, "b": rb},
-        "gemm": {"c": gemm},
-        "reduce": {"c": reduced},
-        "crt": {"c": torch.from_numpy(words(np.array(cp, dtype=object), W))},
-        "unscale": {"c": C},
-    }
-    return C, stages
+    crt_words = torch.from_numpy(words(np.array(cp, dtype=object), W))
+    return C, stages_of(s, t, a1, b1, ra, rb, gemm, reduced, crt_words, C)

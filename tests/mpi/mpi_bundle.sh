@@ -3,10 +3,10 @@
 # moved to a fresh folder and run there with an empty environment, `mpirun.sh -n 4 ozref exact`
 # opens OpenMPI's and PMIx's files and every library but glibc's inside the bundle only (strace's
 # successful opens), and gives C byte for byte as one process does.
-# usage: mpi_bundle.sh OZREF WORKDIR     (exit 77, skipped, without strace)
+# usage: mpi_bundle.sh OZREF WORKDIR     (strace required: scripts/setup.sh installs it)
 set -euo pipefail
 ozref=$1 work=$2
-command -v strace >/dev/null || { echo "mpi_bundle: no strace, skipped"; exit 77; }
+command -v strace >/dev/null || { echo "mpi_bundle: FAIL: no strace (scripts/setup.sh installs it)"; exit 1; }
 rm -rf "$work"; mkdir -p "$work"
 bash "$(dirname "$0")/../../scripts/mpi_bundle.sh" "$work/made" "$ozref" >/dev/null
 mv "$work/made" "$work/moved"  # the folder it was made in no longer exists
