@@ -81,8 +81,8 @@ bool residues(const Matrix<double>& x, bool columns, const std::vector<int>& low
                                        &g.pow2[size_t(t) * row]);
         out[size_t(t)][l * kb + kk] = r;
         uint64_t sig = 0;
-        int shift = 0;
-        any = any || slice_entry(std::bit_cast<uint64_t>(v), low[l], g.plan.width, s, sig, shift);
+        int shift = 0;  // whether the slice holds a nonzero entry: the same for every modulus, asked at the first
+        any = any || (t == 0 && slice_entry(std::bit_cast<uint64_t>(v), low[l], g.plan.width, s, sig, shift));
       }
   return any;
 }
