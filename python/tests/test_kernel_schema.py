@@ -194,7 +194,7 @@ def test_k_past_the_bound_is_the_kernels_defect_at_gemm(tmp_path, ozref_cli):
     r = ozref.verify_stages("ozaki2-int8", A, B, stages, mode="fast")
     gemm = r.stage("gemm")
     assert r.exit_code == 1 and gemm.verified is False and gemm.violations == 2  # modulus 256, both columns
-    assert re.match(r"modulus 256.*C\[i 0, j 0\]: found -2147483648, expected 2147483648, the exact sum of its 131072 products: "
+    assert re.match(r"gemm\.c\[modulus 256, i 0, j 0\]: found -2147483648, expected 2147483648, the exact sum of its 131072 products: "
                     r"past the INT32 range, so the accumulator wrapped", gemm.first_violation), gemm.first_violation
     assert all(s.verified is not False for s in r.stages if s.name != "gemm")  # the other moduli: |r| <= 127 stays within INT32
     ozref.write_trace(tmp_path / "t", "ozaki2-int8", A, B, stages, mode="fast")

@@ -109,12 +109,12 @@ TEST_CASE("lowp: a GEMM of digits is exact on an exact accumulator and the check
     for (auto& v : b) v = int8_t(s[rng.next() % s.size()]);
     std::vector<uint32_t> c = g.run(m, n, k, a.data(), b.data(), 1);
     StageReport clean;
-    REQUIRE(check_lowp_gemm(g, m, n, k, a.data(), b.data(), false, c, "clean", clean) == 0);
+    REQUIRE(check_lowp_gemm(g, m, n, k, a.data(), b.data(), false, c, "gemm.c", "clean", clean) == 0);
     REQUIRE(clean.violations == 0);
     c[3 * n + 4] ^= 1u << 22;  // one flipped fraction bit
     StageReport hit;
-    REQUIRE(check_lowp_gemm(g, m, n, k, a.data(), b.data(), false, c, "corrupted", hit) == 1);
-    REQUIRE(hit.first_violation.find("corrupted, C[i 3, j 4]: found ") != std::string::npos);
+    REQUIRE(check_lowp_gemm(g, m, n, k, a.data(), b.data(), false, c, "gemm.c", "corrupted", hit) == 1);
+    REQUIRE(hit.first_violation.find("gemm.c[corrupted, i 3, j 4]: found ") != std::string::npos);
   }
 }
 
@@ -140,7 +140,7 @@ TEST_CASE("lowp: int16 operands and B stored by columns give the outputs of int8
     g.run_into(m, n, k, a16.data(), bt16.data(), true, 2, std::span<uint32_t>(got));
     CHECK(got == want);
     StageReport clean;  // and the full check reads the same layout: it agrees with the exact products
-    CHECK(check_lowp_gemm(g, m, n, k, a16.data(), bt16.data(), true, got, "by columns", clean) == 0);
+    CHECK(check_lowp_gemm(g, m, n, k, a16.data(), bt16.data(), true, got, "gemm.c", "by columns", clean) == 0);
     ++cases;
   }
   std::printf("lowp layouts: %zu instruction/format pairs, %zux%zux%zu, seed %llu\n", cases, m, n, k,

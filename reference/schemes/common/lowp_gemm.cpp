@@ -203,8 +203,8 @@ const mma::InstructionSpec& scheme_int8_instruction(const std::string& arch_name
 
 template <typename T>
 size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns,
-                       std::span<const uint32_t> c, const std::string& label, StageReport& report, const BlockFrame& frame,
-                       ViolationKey at) {
+                       std::span<const uint32_t> c, const std::string& array, const std::string& label, StageReport& report,
+                       const BlockFrame& frame, ViolationKey at) {
   // INT8 operands are read with the instruction's signedness (u8: the byte's unsigned value).
   const bool int8 = g.format() == LowpFormat::Int8;
   auto type = [&](bool is_signed) {
@@ -222,20 +222,22 @@ size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T*
     at.element = frame.c_element(0, v / n, v % n, m, n);
     // An INT8 sum past INT32 wraps: the depth K is beyond what one GEMM keeps exact.
     const bool wrapped = int8 && (exact[v] > INT32_MAX || exact[v] < INT32_MIN);
-    report.violate(label + ", C[i " + std::to_string(frame.row(v / n)) + ", j " + std::to_string(frame.col(v % n)) + "]: found " +
+    report.violate(array + "[" + (label.empty() ? "" : label + ", ") + "i " + std::to_string(frame.row(v / n)) + ", j " + std::to_string(frame.col(v % n)) + "]: found " +
                        (got == kNotInteger ? "a non-integer (bits 0x" + to_hex32(c[v]) + ")" : std::to_string(got)) + ", expected " +
                        std::to_string(exact[v]) + ", the exact sum of its " + std::to_string(k) + " products" +
                        (wrapped ? ": past the INT32 range, so the accumulator wrapped (K beyond one GEMM's exactness bound)" : ": not exact"),
                    at);
   }
-  if (wrong) report.note(label + ": " + std::to_string(wrong) + " of " + std::to_string(frame.whole_m(m) * frame.whole_n(n)) + " elements not exact",
+  if (wrong) report.note((label.empty() ? array : label) + ": " + std::to_string(wrong) + " of " + std::to_string(frame.whole_m(m) * frame.whole_n(n)) + " elements not exact",
                          {at.batch, at.check, 0});
   return wrong;
 }
 
 template size_t check_lowp_gemm(const LowpGemm&, size_t, size_t, size_t, const int8_t*, const int8_t*, bool,
-                                std::span<const uint32_t>, const std::string&, StageReport&, const BlockFrame&, ViolationKey);
+                                std::span<const uint32_t>, const std::string&, const std::string&, StageReport&, const BlockFrame&,
+                                ViolationKey);
 template size_t check_lowp_gemm(const LowpGemm&, size_t, size_t, size_t, const int16_t*, const int16_t*, bool,
-                                std::span<const uint32_t>, const std::string&, StageReport&, const BlockFrame&, ViolationKey);
+                                std::span<const uint32_t>, const std::string&, const std::string&, StageReport&, const BlockFrame&,
+                                ViolationKey);
 
 }  // namespace ozref::schemes

@@ -79,13 +79,14 @@ class LowpGemm {
 
 // The full check of one low-precision GEMM (operands as run_into takes them): each output equal
 // to the exact integer product of its operands. Every mismatch is a violation of `report`, the
-// first named with `label`, the element, the value the model gave and the exact one; a GEMM with
+// first named as "<array>[<label>, i I, j J]" (e.g. "gemm.c[modulus 251, i 0, j 17]": the
+// index convention of every stage's messages), the value the model gave and the exact one; a GEMM with
 // mismatches adds the note "<label>: W of M elements not exact". Returns W. In a distributed
 // run's block (`frame`) the elements are named as in the whole C and their violations keyed from
 // `at` (its batch and check).
 template <typename T>
 size_t check_lowp_gemm(const LowpGemm& g, size_t m, size_t n, size_t k, const T* a, const T* b, bool b_columns,
-                       std::span<const uint32_t> c, const std::string& label, StageReport& report, const BlockFrame& frame = {},
-                       ViolationKey at = {});
+                       std::span<const uint32_t> c, const std::string& array, const std::string& label, StageReport& report,
+                       const BlockFrame& frame = {}, ViolationKey at = {});
 
 }  // namespace ozref::schemes

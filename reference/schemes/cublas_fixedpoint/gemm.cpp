@@ -54,7 +54,7 @@ void Gemm::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRepo
   const uint32_t* c = out.data<uint32_t>(ref("s"));
   for (size_t q = 0; q < s.blocks * s.p; ++q) {
     const Operands x = operands(s, in, q);
-    check_lowp_gemm(s.gemm, s.m, s.n, x.depth, x.a.data(), x.b.data(), false, std::span<const uint32_t>(c + q * s.m * s.n, s.m * s.n), x.label,
+    check_lowp_gemm(s.gemm, s.m, s.n, x.depth, x.a.data(), x.b.data(), false, std::span<const uint32_t>(c + q * s.m * s.n, s.m * s.n), "gemm.s", x.label,
                     report);
   }
 }

@@ -28,7 +28,7 @@ void Gemm::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRepo
   for (size_t g = 0; g < kLimbs * kLimbs; ++g)
     check_lowp_gemm(s.lowp, s.m, s.n, s.k, &la[g / kLimbs * s.m * s.k], &lb[g % kLimbs * s.k * s.n], false,
                     std::span<const uint32_t>(c + g * s.m * s.n, s.m * s.n),
-                    "GEMM A_" + std::to_string(g / kLimbs) + " B_" + std::to_string(g % kLimbs), report);
+                    "gemm.c", "limbs A_" + std::to_string(g / kLimbs) + " B_" + std::to_string(g % kLimbs), report);
 }
 
 std::optional<GemmElement> Gemm::gemm_element(const Arrays& in, const Arrays&, std::string_view array, size_t flat) const {

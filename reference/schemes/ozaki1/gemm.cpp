@@ -62,7 +62,7 @@ void Gemm::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRepo
   const uint32_t* c = out.data<uint32_t>(ref("c"));
   for (size_t q = 0; q < s.outputs(); ++q) {
     const Operands x = operands(s, in, q);
-    check_lowp_gemm(*x.gemm, s.m, s.n, x.depth, x.a, x.b, false, std::span<const uint32_t>(c + q * s.m * s.n, s.m * s.n), x.label, report);
+    check_lowp_gemm(*x.gemm, s.m, s.n, x.depth, x.a, x.b, false, std::span<const uint32_t>(c + q * s.m * s.n, s.m * s.n), "gemm.c", x.label, report);
   }
 }
 

@@ -71,7 +71,7 @@ void Bound::verify(const Arrays& in, const Arrays& out, size_t, Verify level, St
   for (size_t j = 0; j < s.n && f.checks_b; ++j) check_line("B", f.col(j), w[j], [&](size_t v) { return b.view(v, j); }, &ob[j * s.k], s.k, 1);
   if (level == Verify::Full)
     check_lowp_gemm(s.lowp, s.m, s.n, s.k, oa, ob, true, std::span<const uint32_t>(out.data<uint32_t>(ref("c")), s.m * s.n),
-                    "bound GEMM |A|'|B|'", report, f, {0, 2, 0});
+                    "bound.c", "", report, f, {0, 2, 0});
 }
 
 std::optional<GemmElement> Bound::gemm_element(const Arrays&, const Arrays& out, std::string_view array, size_t flat) const {

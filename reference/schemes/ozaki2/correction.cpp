@@ -10,7 +10,7 @@ namespace {
 struct Product {
   const char *a, *b, *label;
 };
-constexpr Product kProducts[2] = {{"a_hi7", "b_q7", "correction hi7_A q7_B"}, {"a_q7", "b_hi7", "correction q7_A hi7_B"}};
+constexpr Product kProducts[2] = {{"a_hi7", "b_q7", "hi7_A q7_B"}, {"a_q7", "b_hi7", "q7_A hi7_B"}};
 
 }  // namespace
 
@@ -36,7 +36,7 @@ void Correction::verify(const Arrays& in, const Arrays& out, size_t, Verify, Sta
   const uint32_t* c = out.data<uint32_t>(ref("c"));
   for (size_t e = 0; e < 2; ++e)
     check_lowp_gemm(s.lowp, s.m, s.n, s.k, in.data<int8_t>({Round::kName, kProducts[e].a}), in.data<int8_t>({Round::kName, kProducts[e].b}),
-                    false, std::span<const uint32_t>(c + e * s.m * s.n, s.m * s.n), kProducts[e].label, report);
+                    false, std::span<const uint32_t>(c + e * s.m * s.n, s.m * s.n), "correction.c", kProducts[e].label, report);
 }
 
 std::optional<GemmElement> Correction::gemm_element(const Arrays& in, const Arrays&, std::string_view array, size_t flat) const {

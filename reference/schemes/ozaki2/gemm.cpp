@@ -37,9 +37,9 @@ Operands operands(const Setup& s, const Arrays& in, size_t t, size_t q, size_t g
 std::string label(const Setup& s, size_t t, size_t q, size_t g) {
   const ProductTerm& term = s.products[t]->terms()[g];
   std::string text = s.modulus_label(t);
-  if (s.Q > 1) text += std::string(" product ") + s.plane_name(s.pairs[q].first);
+  if (s.Q > 1) text += std::string(", product ") + s.plane_name(s.pairs[q].first);
   if (s.int8) return text;  // one GEMM of the residues themselves: no limbs to name
-  return text + " GEMM " + std::to_string(g) + " (limbs " + std::to_string(term.a_limb) + "x" + std::to_string(term.b_limb) + ")";
+  return text + ", limbs " + std::to_string(term.a_limb) + "x" + std::to_string(term.b_limb);
 }
 
 }  // namespace
@@ -79,10 +79,10 @@ void Gemm::verify(const Arrays& in, const Arrays& out, size_t t, Verify, StageRe
       const std::span<const uint32_t> d(c + (q * terms + g) * mn, mn);
       const ViolationKey at{t, q * terms + g, 0};
       if (x.wide)
-        check_lowp_gemm(s.lowp, s.m, s.n, s.k, static_cast<const int16_t*>(x.a), static_cast<const int16_t*>(x.b), true, d, label(s, t, q, g),
+        check_lowp_gemm(s.lowp, s.m, s.n, s.k, static_cast<const int16_t*>(x.a), static_cast<const int16_t*>(x.b), true, d, "gemm.c", label(s, t, q, g),
                         report, s.o.block, at);
       else
-        check_lowp_gemm(s.lowp, s.m, s.n, s.k, static_cast<const int8_t*>(x.a), static_cast<const int8_t*>(x.b), true, d, label(s, t, q, g),
+        check_lowp_gemm(s.lowp, s.m, s.n, s.k, static_cast<const int8_t*>(x.a), static_cast<const int8_t*>(x.b), true, d, "gemm.c", label(s, t, q, g),
                         report, s.o.block, at);
     }
 }
