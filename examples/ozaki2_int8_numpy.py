@@ -46,10 +46,11 @@ def words(values, count):
     return out.view(np.int64)
 
 
-def kernel(A, B, moduli=MODULI, bugs=()):
+def kernel(A, B, moduli=MODULI, bugs=(), kblock=None):
     """C = A @ B and the stages that make it: {stage: {array: ndarray}} with ozref's names, dtypes
     and shapes (ozref schema --scheme ozaki2-int8 --mode fast --moduli-list ...). `bugs`: defects
-    to plant, by name (see below)."""
+    to plant, by name (see below). `kblock`: split K into blocks of this depth, one INT32 GEMM
+    each, as kernels past K = 131071 do (declared to ozref as the option kblock)."""
     m, k = A.shape
     n = B.shape[1]
     P, weights = crt_weights(moduli)
@@ -71,9 +72,13 @@ def kernel(A, B, moduli=MODULI, bugs=()):
         p = moduli[-1]
         where = np.argwhere(ra[-1].astype(np.int64) + p <= 127)[0]
         ra[(len(moduli) - 1, *where)] += p  # congruent, but outside the balanced range
-    c = np.einsum("tik,tjk->tij", ra.astype(np.int64), rb.astype(np.int64))
+    blocks = [slice(k0, k0 + kblock) for k0 in range(0, k, kblock)] if kblock and kblock < k else [slice(0, k)]
+    c = np.stack([np.einsum("tik,tjk->tij", ra[:, :, kb].astype(np.int64), rb[:, :, kb].astype(np.int64)) for kb in blocks], axis=1)
     gemm = c.astype(np.int32)  # INT32 accumulators: a sum past 2^31 wraps, as on the hardware
-    reduced = np.stack([balanced(gemm[i].astype(np.int64), p) for i, p in enumerate(moduli)]).astype(np.int16)
+    summed = gemm[:, :-1] if "last-kblock-dropped" in bugs else gemm
+    reduced = np.stack([balanced(summed[i].astype(np.int64).sum(axis=0), p) for i, p in enumerate(moduli)]).astype(np.int16)
+    if len(blocks) == 1:
+        gemm = gemm[:, 0]  # one GEMM per modulus: the schema's N x m x n
     cp = np.empty((m, n), dtype=object)
     for i in range(m):
         for j in range(n):

@@ -3,6 +3,7 @@ ozref must find each at its own stage, in memory and from a trace, naming the el
 correct kernel must verify clean. Seeds are printed; ctest runs this file through pytest."""
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -61,3 +62,23 @@ def test_planted_bug_found_at_its_stage(tmp_path, bug):
         message = found.first_violation + " " + (found.first_difference or "")
         assert text in message, message
     print(f"{bug}: found at {stage}: {first_failure(memory).first_violation or first_failure(memory).first_difference} (seed {SEED})")
+
+
+def test_kblock_kernel_verifies_and_a_dropped_block_is_found_at_reduce(tmp_path):
+    """The kernel splitting K = 48 into blocks of 20 (the last 8) says so with the option kblock;
+    ozref follows the blocks and verifies it, and a reduce that forgets the last block is found
+    at reduce, expected beside found."""
+    A, B = operands()
+    options = dict(OPTIONS, kblock=20)
+    _, stages = kernel(A, B, kblock=20)
+    assert stages["gemm"]["c"].shape == (len(MODULI), 3, 8, 6)
+    memory = ozref.verify_stages("ozaki2-int8", A, B, stages, **options)
+    ozref.write_trace(tmp_path / "good", "ozaki2-int8", A, B, stages, **options)
+    assert memory.exit_code == ozref.verify_trace(tmp_path / "good").exit_code == 0 and first_failure(memory) is None
+    _, stages = kernel(A, B, kblock=20, bugs=("last-kblock-dropped",))
+    bad = ozref.verify_stages("ozaki2-int8", A, B, stages, **options)
+    found = first_failure(bad)
+    assert bad.exit_code == 1 and found.name == "reduce", found and found.name
+    assert re.match(r"reduce\.c\[modulus \d+, i \d+, j \d+\]: found -?\d+, expected -?\d+, the balanced residue of the sum of its K-blocks' GEMM outputs",
+                    found.first_violation), found.first_violation
+    print(f"K-blocks: the blocked kernel verified, a dropped block found at reduce: {found.first_violation} (seed {SEED})")

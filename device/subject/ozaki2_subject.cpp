@@ -320,6 +320,8 @@ class Ozaki2Subject final : public TwinSubject {
 }  // namespace
 
 std::unique_ptr<Subject> make_ozaki2_subject(const Scheme& scheme, const GpuOptions& options) {
+  if (scheme.options.contains("kblock"))
+    throw InputError("lockstep: the GPU twins run one GEMM over all of K; --kblock describes a kernel's K-blocks (ozref run, verify-trace)");
   if (options.gemm == "cublaslt" && scheme.name == "ozaki2-fp8") throw InputError("lockstep: --gemm cublaslt runs INT8 GEMMs; ozaki2-fp8 takes --gemm mma");
   if (options.gemm == "wgmma-fused" && !device::kernel_issues(mma::op_name::wgmma_int8(true, true)))
     throw InputError("lockstep: --gemm wgmma-fused runs the wgmma kernel: sm_90 only");

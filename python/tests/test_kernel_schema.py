@@ -205,3 +205,25 @@ def test_k_past_the_bound_is_the_kernels_defect_at_gemm(tmp_path, ozref_cli):
     schema = ozref.schema("ozaki2-int8", 1, 2, k, mode="fast")
     assert schema["constants"]["max_k"] == 131071
     print("K past the bound: 1 trace, 2 wrapped sums found at gemm")
+
+
+def test_kblock_kernel_past_the_bound_verifies(tmp_path, ozref_cli):
+    """The same K = 131072 with the kernel saying it splits K into two blocks of 65536 (option
+    kblock): each INT32 sum is 2^30, so nothing wraps, ozref follows the blocks (gemm.c gains the
+    axis B) and the kernel verifies; `ozref run --kblock` runs the K that one GEMM cannot."""
+    k, kblock = 131072, 65536
+    A, B = np.ones((1, k)), np.ones((k, 2))
+    stages = {"scale": {"row_shift": np.full(1, 7, np.int32), "col_shift": np.full(2, 7, np.int32)}}
+    r = ozref.verify_stages("ozaki2-int8", A, B, stages, mode="fast", kblock=kblock)
+    assert r.exit_code == 0 and all(s.verified is not False for s in r.stages), [(s.name, s.first_violation) for s in r.stages]
+    schema = ozref.schema("ozaki2-int8", 1, 2, k, mode="fast", kblock=kblock)
+    gemm = next(a for s in schema["stages"] if s["name"] == "gemm" for a in s["arrays"])
+    assert gemm["shape"] == [16, 2, 1, 2] and gemm["symbolic"] == "G x B x m x n", gemm
+    assert schema["constants"]["kblocks"] == 2
+    code, out, _ = ozref_cli("run", "--scheme", "ozaki2-int8", "--m", "2", "--n", "3", "--k", str(k), "--kblock", str(kblock))
+    assert code == 0 and "exact (all stages verified, bound held): yes" in out, out
+    code, _, err = ozref_cli("run", "--scheme", "ozaki2-int8", "--m", "1", "--n", "1", "--k", str(k), "--kblock", str(k))
+    assert code == 2 and "--kblock 131072 exceeds the bound 131071" in err, err
+    code, _, err = ozref_cli("run", "--scheme", "ozaki2-fp8", "--m", "1", "--n", "1", "--k", "8", "--kblock", "4")
+    assert code == 2 and "takes no --kblock" in err, err
+    print("K-blocks: K = 131072 in 2 blocks verified, ozref run past the one-GEMM bound exact")

@@ -19,6 +19,7 @@ void add_scheme_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args) {
                    "cublas-fixedpoint@13.1: bits 23..79 (cuBLAS's FIXED control; up to 127 accepted), dynamic:N[:MAX] (a DYNAMIC run's count N under its max "
                    "mantissa bit count MAX, default 79: above it, native FP64), or dynamic (the DYNAMIC control's count from the inputs)");
   add_integer_option(verb, "--kblock", args->kblock, size_t{1}, size_t{2147483647},
+                     "ozaki2-int8: each INT32 GEMM's depth, K split into blocks whose sum reduce takes (default: one GEMM over all of K); "
                      "cublas-fixedpoint@13.1: K-block size of the scales (default: the rule fitted to the H200's, docs/third-party.md)");
   verb->add_option("--arch", args->arch, "MMA model of the low-precision GEMMs")->capture_default_str();
   verb->add_option("--op", args->op, "the low-precision instruction (PTX op string; default: the architecture's first choice)");

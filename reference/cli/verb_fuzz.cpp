@@ -45,7 +45,7 @@ void add_fuzz(CLI::App& app, Action& action) {
   RunArgs& s = args->scheme;
   add_integer_option(verb, "--moduli", s.moduli, size_t{2}, size_t{64}, "a scheme's moduli (as ozref run)");
   add_integer_option(verb, "--slices", s.slices, size_t{1}, size_t{64}, "a scheme's slices (as ozref run)");
-  add_integer_option(verb, "--kblock", s.kblock, size_t{1}, size_t{2147483647}, "cublas-fixedpoint@13.1's K block (as ozref run)");
+  add_integer_option(verb, "--kblock", s.kblock, size_t{1}, size_t{2147483647}, "ozaki2-int8: each GEMM's depth; cublas-fixedpoint@13.1: the scales' K block (as ozref run)");
   for (auto [flag, target] : {std::pair{"--slicing", &s.slicing}, {"--accumulate", &s.accumulate}, {"--mantissa-bits", &s.mantissa_bits}, {"--arch", &s.arch},
                               {"--op", &s.op}, {"--mode", &s.mode}, {"--crt", &s.crt}})
     verb->add_option(flag, *target, std::string("a scheme's ") + (flag + 2) + " (as ozref run)");

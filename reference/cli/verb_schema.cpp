@@ -45,8 +45,13 @@ void print_constants(std::ostream& out, const nlohmann::json& c, size_t k) {
       << "  " << c.at("crt").get<std::string>() << "\n"
       << "  exactness: " << c.at("exactness").get<std::string>() << " (P/2 = 2^" << c.at("log2_half_P").get<double>() << ")\n"
       << "  largest K one low-precision GEMM keeps exact: " << c.at("max_k").get<size_t>() << "\n";
-  if (k > c.at("max_k").get<size_t>())
-    out << "  K = " << k << " is past it: a GEMM's sums can leave the accumulator's exact range (verify-trace reports each at gemm)\n";
+  const size_t depth = c.value("kblock", k), blocks = c.value("kblocks", size_t{1});
+  if (blocks > 1)
+    out << "  K-blocks: " << blocks << " GEMMs per modulus, each of depth " << depth << " (the last " << k - (blocks - 1) * depth
+        << "); reduce takes their sum\n";
+  if (depth > c.at("max_k").get<size_t>())
+    out << "  " << (blocks > 1 ? "the K-block " : "K = ") << depth
+        << " is past it: a GEMM's sums can leave the accumulator's exact range (verify-trace reports each at gemm)\n";
   out << "\n";
   out.unsetf(std::ios::floatfield);
   out << std::setprecision(6);

@@ -21,6 +21,7 @@ Scheme ozaki2_entry(Ozaki2Variant v, const SchemeOptions& x, size_t m, size_t n,
   o.op = x.op;
   o.block = x.block;
   o.kernel_arrays = x.kernel_arrays;
+  o.kblock = x.kblock;
   if (!x.mode.empty()) o.mode = parse_scaling(x.mode);
   if (!x.crt.empty()) o.crt = parse_crt(x.crt);
   if (!x.complex_product.empty()) o.complex_product = parse_complex_product(x.complex_product);
@@ -124,7 +125,7 @@ std::vector<std::string> SchemeOptions::given() const {
 const std::vector<SchemeEntry>& scheme_registry() {
   using namespace std::placeholders;
   static const std::vector<SchemeEntry> all = {
-      {"ozaki2-int8", "Ozaki scheme II on INT8 (GEMMul8's moduli; 3M or Gaussian-moduli complex)", {"op", "moduli", "moduli-list", "mode", "crt", "complex-product"}, true,
+      {"ozaki2-int8", "Ozaki scheme II on INT8 (GEMMul8's moduli; 3M or Gaussian-moduli complex)", {"op", "moduli", "moduli-list", "kblock", "mode", "crt", "complex-product"}, true,
        std::bind(ozaki2_entry, Ozaki2Variant::Int8, _1, _2, _3, _4)},
       {"ozaki2-fp8", "Ozaki scheme II on FP8 e4m3 (square and Karatsuba moduli; 3M complex)", {"op", "moduli", "mode", "crt"}, true,
        std::bind(ozaki2_entry, Ozaki2Variant::Fp8, _1, _2, _3, _4)},

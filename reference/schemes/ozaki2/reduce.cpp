@@ -10,6 +10,27 @@
 
 namespace ozref::schemes::ozaki2 {
 
+namespace {
+
+// The balanced residue of x modulo mod, in [-(mod / 2), (mod - 1) / 2].
+int64_t balanced(int64_t x, int64_t mod) { return ((x % mod) + mod + mod / 2) % mod - mod / 2; }
+
+// An ozaki2-int8 kernel's K-blocks (one INT32 GEMM each, weight 1): the balanced residue of their
+// exact sum. No kernel's reduction arithmetic is modelled here; the residue is unique.
+void reduce_kblocks(const Setup& s, size_t t, const uint32_t* c, int16_t* r) {
+  const size_t mn = s.m * s.n;
+  const int64_t mod = s.moduli[t];
+#pragma omp parallel for schedule(static)
+  for (size_t at = 0; at < s.Q * mn; ++at) {
+    const size_t q = at / mn, v = at % mn;
+    int64_t sum = 0;
+    for (size_t b = 0; b < s.kblocks; ++b) sum += static_cast<int32_t>(c[(q * s.kblocks + b) * mn + v]);
+    r[at] = static_cast<int16_t>(balanced(sum, mod));
+  }
+}
+
+}  // namespace
+
 std::vector<ArrayRef> Reduce::inputs() const { return {{Gemm::kName, "c"}}; }
 
 std::vector<ArraySpec> Reduce::outputs() const {
@@ -19,10 +40,11 @@ std::vector<ArraySpec> Reduce::outputs() const {
 
 void Reduce::compute(const Arrays& in, Arrays& out, size_t t) const {
   const Setup& s = *s_;
-  const ModularProduct& mp = *s.products[t];
-  const size_t terms = mp.terms().size(), mn = s.m * s.n;
   const uint32_t* c = in.get({Gemm::kName, "c"}).batch<uint32_t>(t);
   int16_t* r = out.get(ref("c")).batch<int16_t>(t);
+  if (s.kblocks > 1) return reduce_kblocks(s, t, c, r);
+  const ModularProduct& mp = *s.products[t];
+  const size_t terms = mp.terms().size(), mn = s.m * s.n;
   constexpr size_t kBlock = 16384;  // elements reduced together, in parallel over blocks
   const size_t blocks = (mn + kBlock - 1) / kBlock;
 #pragma omp parallel for schedule(static) collapse(2)
@@ -48,8 +70,8 @@ std::string reduction_violation(const Setup& s, std::string_view stage, size_t t
   const std::string at = std::string(stage) + ".c[modulus " + std::to_string(mod) + product + ", i " + std::to_string(i) + ", j " + std::to_string(j) +
                          "]: found " + std::to_string(value);
   if (!integral) return at + ", but a GEMM output it reduces is not an integer";
-  const int64_t expected = ((sum % mod) + mod + mod / 2) % mod - mod / 2;
-  const std::string of = output ? "gemm.c = " + std::to_string(*output) : "the weighted sum of its GEMM outputs";
+  const int64_t expected = balanced(sum, mod);
+  const std::string of = output ? "gemm.c = " + std::to_string(*output) : s.kblocks > 1 ? "the sum of its K-blocks' GEMM outputs" : "the weighted sum of its GEMM outputs";
   return at + ", expected " + std::to_string(expected) + ", the balanced residue of " + of + " modulo " + std::to_string(mod) + " (in [" +
          std::to_string(low) + ", " + std::to_string(high) + "]): " + (value < low || value > high ? "outside the balanced range" : "not congruent to it");
 }
@@ -72,16 +94,18 @@ void Reduce::verify(const Arrays& in, const Arrays& out, size_t t, Verify, Stage
       const size_t q = at / mn, v = at % mn;
       int64_t sum = 0;
       bool integral = true;
-      for (size_t g = 0; g < terms; ++g) {
-        const int64_t output = s.lowp.integer_output(c[(q * terms + g) * mn + v]);
-        integral = integral && output != kNotInteger;
-        sum += mp.terms()[g].weight * (output % mod);
-      }
+      for (size_t g = 0; g < terms; ++g)
+        for (size_t b = 0; b < s.kblocks; ++b) {
+          const int64_t output = s.lowp.integer_output(c[((q * terms + g) * s.kblocks + b) * mn + v]);
+          integral = integral && output != kNotInteger;
+          sum += mp.terms()[g].weight * (output % mod);
+        }
       const int32_t value = r[at];
       if (integral && value >= -(mod / 2) && value <= (mod - 1) / 2 && (sum - value) % mod == 0) continue;
       const BlockFrame& f = s.o.block;  // a distributed run's block: named as in the whole C
-      const int64_t single = s.lowp.integer_output(c[q * terms * mn + v]);  // the first GEMM's: the only one for INT8
-      part.violate(reduction_violation(s, name(), t, q, f.row(v / s.n), f.col(v % s.n), integral, sum, terms == 1 ? &single : nullptr, value),
+      const int64_t single = s.lowp.integer_output(c[q * terms * mn + v]);  // the first GEMM's: the only one for INT8 without K-blocks
+      const bool one = terms == 1 && s.kblocks == 1;
+      part.violate(reduction_violation(s, name(), t, q, f.row(v / s.n), f.col(v % s.n), integral, sum, one ? &single : nullptr, value),
                    {t, 0, f.c_element(q, v / s.n, v % s.n, s.m, s.n)});
     }
   });

@@ -20,10 +20,14 @@ void require_options(const Ozaki2Options& o, size_t k, size_t parts) {
   if (!o.moduli_list.empty()) require_moduli_list(o);
   else if (count < 2 || count > f.moduli.size())
     throw InputError(f.scheme + ": --moduli must be 2.." + std::to_string(f.moduli.size()) + ", got " + std::to_string(count));
-  if (k > ozaki2_max_k(o.variant) && !o.kernel_arrays)
-    throw InputError(f.scheme + ": K = " + std::to_string(k) + " exceeds the bound " + std::to_string(ozaki2_max_k(o.variant)) +
-                     " under which one low-precision GEMM per limb pair stays exact (docs/proofs.md); a kernel's trace may exceed it, and "
-                     "verify-trace then reports the GEMM outputs whose sums do not fit");
+  if (o.kblock && o.variant != Ozaki2Variant::Int8) throw InputError(f.scheme + " takes no --kblock (K-blocks are ozaki2-int8's)");
+  const size_t depth = o.kblock ? std::min(o.kblock, k) : k;  // one GEMM's
+  if (depth > ozaki2_max_k(o.variant) && !o.kernel_arrays)
+    throw InputError(f.scheme + ": " + (o.kblock ? "--kblock " : "K = ") + std::to_string(depth) + " exceeds the bound " +
+                     std::to_string(ozaki2_max_k(o.variant)) +
+                     " under which one low-precision GEMM per limb pair stays exact (docs/proofs.md); " +
+                     (f.format == LowpFormat::Int8 ? "split K with --kblock, or " : "") +
+                     "a kernel's trace may exceed it, and verify-trace then reports the GEMM outputs whose sums do not fit");
   if (parts == 2 && o.variant == Ozaki2Variant::Rare) throw InputError("rare: --complex is not part of fp64-emu's scheme (use ozaki2-int8)");
 }
 
@@ -53,6 +57,7 @@ nlohmann::json options_of(const Ozaki2Options& o, const Setup& s) {
   if (!o.op.empty()) j["op"] = o.op;
   if (o.moduli) j["moduli"] = o.moduli;
   if (!o.moduli_list.empty()) j["moduli-list"] = o.moduli_list;
+  if (o.kblock) j["kblock"] = o.kblock;
   if (!s.rare) j["mode"] = to_string(o.mode);
   if (s.S == 2) j["complex"] = true;
   if (o.complex_product != ComplexProduct::ThreeM) j["complex-product"] = to_string(o.complex_product);
@@ -76,6 +81,7 @@ Scheme ozaki2_scheme(const Ozaki2Options& o, size_t m, size_t n, size_t k, size_
   s.name = setup->family.scheme;
   s.options = options_of(o, *setup);
   s.resolved = {{"moduli", setup->moduli}, {"instruction", setup->lowp.spec().op}};
+  if (o.kblock) s.resolved["kblocks"] = setup->kblocks;
   s.constants = setup->kernel_constants();
   s.m = m, s.n = n, s.k = k, s.parts = parts;
   s.stages = stages_of(setup);

@@ -43,6 +43,10 @@ struct Ozaki2Options {
   int threads = 0;
   BlockFrame block;  // a distributed run's block of C (schemes/pipeline/block_frame.hpp)
   bool kernel_arrays = false;  // a kernel's arrays (SchemeOptions::kernel_arrays): K past the bound allowed
+  // ozaki2-int8: a kernel that splits K into blocks of this depth (the last one shorter), one INT32
+  // GEMM per block, and reduces the blocks' sum; 0: one GEMM over all of K. The bound on K is then
+  // the block's.
+  size_t kblock = 0;
 };
 
 // The largest K each variant accepts: int8 131071 (K 128^2 < 2^31); fp8 65536 (limbs of at most
@@ -53,7 +57,8 @@ size_t ozaki2_max_k(Ozaki2Variant v);
 size_t ozaki2_moduli_count(const Ozaki2Options& o, size_t k);
 
 // The scheme for an m x k by k x n product of `parts` parts (2: complex, 3M or Gaussian);
-// InputError for N outside 2..(list size), K beyond the variant's bound (unless kernel_arrays), an architecture without
+// InputError for N outside 2..(list size), K (or the K-block) beyond the variant's bound (unless kernel_arrays), a K-block
+// outside ozaki2-int8, an architecture without
 // the variant's instruction, a complex rare, or a Gaussian product that is not a complex int8 run.
 Scheme ozaki2_scheme(const Ozaki2Options& options, size_t m, size_t n, size_t k, size_t parts);
 

@@ -42,6 +42,8 @@ Setup::Setup(const Ozaki2Options& options, size_t rows, size_t cols, size_t dept
       S(parts),
       P(plane_count(parts, options.complex_product)),
       Q(P),
+      kblock(options.kblock && options.kblock < depth ? options.kblock : depth),
+      kblocks(kblock ? (depth + kblock - 1) / kblock : 1),
       pairs(same_plane_pairs(P)),
       products(options.moduli_list.empty() ? make_products(options.variant, N, depth, options.complex_product)
                                            : make_products_of(options.variant, options.moduli_list, depth)),
@@ -113,6 +115,8 @@ nlohmann::json Setup::kernel_constants() const {
           {"exactness", "sum_k |A'[i, k]| |B'[k, j]| < P/2 for every i, j"},
           {"log2_half_P", log2_p - 1},
           {"max_k", ozaki2_max_k(o.variant)},
+          {"kblock", kblock},
+          {"kblocks", kblocks},
           {"gemm_dtype", std::string(dtype_name(gemm_dtype()))},
           {"instruction", lowp.spec().op}};
 }

@@ -23,6 +23,7 @@ struct Setup {
   const Ozaki2Family& family;
   LowpGemm lowp;
   size_t N, m, n, k, S, P, Q;
+  size_t kblock, kblocks;  // each GEMM's depth (the last block's may be shorter) and the GEMMs per term
   std::vector<std::pair<size_t, size_t>> pairs;  // the Q plane products (a plane, b plane)
   std::vector<std::unique_ptr<ModularProduct>> products;
   std::vector<int64_t> moduli;
@@ -40,6 +41,8 @@ struct Setup {
   Axis parts_axis() const { return {"2", S, true}; }
   Axis planes_axis() const { return {"3", P, true}; }
   Axis products_axis() const { return {"3", Q, true}; }
+  Axis kblocks_axis() const { return {"B", kblocks, true}; }
+  size_t kblock_depth(size_t b) const { return std::min(kblock, k - b * kblock); }
   std::vector<size_t> moduli_batches() const;  // one leading row per modulus
   std::string modulus_label(size_t t) const;   // "modulus 443"
   // What a kernel author needs (Scheme::constants): the moduli with their residue ranges, P and

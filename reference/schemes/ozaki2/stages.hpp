@@ -54,7 +54,7 @@ class Gemm final : public SchemeStage<Setup> {
   std::string_view name() const override { return kName; }
   size_t batches() const override { return s_->N; }
   Verify checked_from() const override { return Verify::Full; }
-  size_t gemms() const override { return s_->term_base[s_->N] * s_->Q; }
+  size_t gemms() const override { return s_->term_base[s_->N] * s_->Q * s_->kblocks; }
   std::optional<GemmElement> gemm_element(const Arrays& in, const Arrays& out, std::string_view array, size_t flat) const override;
 };
 
