@@ -75,6 +75,9 @@ def test_kblock_kernel_verifies_and_a_dropped_block_is_found_at_reduce(tmp_path)
     memory = ozref.verify_stages("ozaki2-int8", A, B, stages, **options)
     ozref.write_trace(tmp_path / "good", "ozaki2-int8", A, B, stages, **options)
     assert memory.exit_code == ozref.verify_trace(tmp_path / "good").exit_code == 0 and first_failure(memory) is None
+    stages["gemm"]["c"][3, 1, 0, 2] += 1  # one block's INT32 sum off by one: found at gemm, naming the block
+    wrong = first_failure(ozref.verify_stages("ozaki2-int8", A, B, stages, **options))
+    assert wrong.name == "gemm" and wrong.first_violation.startswith(f"gemm.c[modulus {MODULI[3]}, K-block 1, i 0, j 2]: found "), wrong.first_violation
     _, stages = kernel(A, B, kblock=20, bugs=("last-kblock-dropped",))
     bad = ozref.verify_stages("ozaki2-int8", A, B, stages, **options)
     found = first_failure(bad)
