@@ -71,4 +71,4 @@ def test_python_side_checks():
     with pytest.raises(ozref.InputError, match=r"^kblock: 0 is not a positive integer$"):
         ozref.run(SCHEME, A, B, mantissa_bits=55, kblock=0)
     with pytest.raises(ozref.InputError, match="kblock"):
-        ozref.run("ozaki2-int8", A, B, kblock=16)
+        ozref.run("ozaki2-fp8", A, B, kblock=16)  # K-blocks are ozaki2-int8's and cuBLAS's

@@ -179,7 +179,9 @@ def test_in_memory_reproducer_on_request(tmp_path, rng, ozref_cli):
     r = ozref.verify_stages("ozaki2-int8", A, B, stages, reproducers=tmp_path / "rep", **options)
     gemm = r.stage("gemm")
     assert r.exit_code == 1 and gemm.identical is False and gemm.differing_elements == 1
-    assert gemm.first_difference.startswith("gemm.c[2, 1, 2]: found ")
+    # named as its violation is: the array's axes, the modulus by its value
+    assert gemm.first_difference.startswith(f"gemm.c[modulus {kernel.MODULI[2]}, i 1, j 2]: found "), gemm.first_difference
+    assert gemm.first_violation.startswith(f"gemm.c[modulus {kernel.MODULI[2]}, i 1, j 2]: found "), gemm.first_violation
     code, out, _ = ozref_cli("mma-check", "--gemm", gemm.reproducer, "--arch", "ideal")
     assert code == 1 and "the subject differs from the model" in out  # the element replayed: the kernel's output is not the model's
 

@@ -20,6 +20,19 @@ nlohmann::json with(nlohmann::json d, const nlohmann::json& more) {
   return d;
 }
 
+// Element `flat` of a stage array, named by the scheme's axes as verify-trace names it
+// ("[modulus 251, i 2, j 4]"); by position where the manifest names no scheme ozref rebuilds.
+std::string element_index(const Manifest& m, const std::string& stage, const std::string& array, const std::vector<size_t>& shape, size_t flat) {
+  try {
+    const schemes::Scheme s = schemes::scheme_of_manifest(m.json, m.path);
+    if (const schemes::Stage* st = s.find(stage))
+      for (const ArraySpec& spec : st->outputs())
+        if (spec.name == array) return named_index(spec, shape, flat);
+  } catch (const InputError&) {
+  }
+  return index_text(shape, flat);
+}
+
 // The first divergence of `right` from `left` (null when identical); `compared` counts the arrays
 // compared bit for bit.
 nlohmann::json first_divergence(const Manifest& left, const Manifest& right, size_t& compared) {
@@ -36,7 +49,7 @@ nlohmann::json first_divergence(const Manifest& left, const Manifest& right, siz
       ++compared;
       const ArrayDifference diff = compare_arrays(x, y);
       if (diff.differing)
-        return with(d, {{"problem", "values differ"}, {"differing_elements", diff.differing}, {"first_index", diff.index},
+        return with(d, {{"problem", "values differ"}, {"differing_elements", diff.differing}, {"first_index", element_index(left, ls.name, la.name, x.shape(), diff.first)},
                          {"left_value", diff.left}, {"right_value", diff.right}});
     }
   }

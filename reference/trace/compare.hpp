@@ -25,6 +25,12 @@ struct ArrayDifference {
 ArrayDifference compare_arrays(const Tensor& left, const Tensor& right);
 
 std::string element_text(DType dtype, const uint8_t* element);  // "17", "0.5 (0x3fe0000000000000)"
-std::string index_text(const std::vector<size_t>& shape, size_t flat);
+std::string index_text(const std::vector<size_t>& shape, size_t flat);  // "[3, 2, 4]"
+// The element `flat` of an array of `shape` named by the spec's axes (squeezed ones left out,
+// matched from the front: a shape may drop trailing axes), in the convention of every stage's
+// messages: "[modulus 251, i 2, j 4]". An axis's label for the index where it has labels, else
+// its index letter (m: i, n: j, k: k; a numeric symbol: none; others the symbol) and the index.
+// index_text where the spec has fewer axes than the shape.
+std::string named_index(const ArraySpec& spec, const std::vector<size_t>& shape, size_t flat);
 
 }  // namespace ozref

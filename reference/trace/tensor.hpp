@@ -19,6 +19,9 @@ struct Axis {
   std::string symbol;
   size_t extent = 0;
   bool squeeze_if_one = false;
+  // What messages call each index ("modulus 251", "re"); empty: the index letter and the index
+  // (named_index, trace/compare.hpp).
+  std::vector<std::string> labels = {};
 };
 
 struct ArraySpec {

@@ -95,7 +95,7 @@ TEST_CASE("api: cublas-fixedpoint@13.1's bad mantissa bits and K-block raise the
   CHECK_THAT(same_refusal("cublas-fixedpoint@13.1", "128", 0), Catch::Contains("got '128'"));
   CHECK_THAT(same_refusal("cublas-fixedpoint@13.1", "dynamic:dynamic:55", 0), Catch::Contains("got 'dynamic:dynamic:55'"));
   CHECK_THAT(same_refusal("cublas-fixedpoint@13.1", "", 16), Catch::Contains("needs --mantissa-bits"));
-  CHECK_THAT(same_refusal("ozaki2-int8", "", 16), Catch::Contains("kblock"));
+  CHECK_THAT(same_refusal("ozaki2-fp8", "", 16), Catch::Contains("kblock"));  // K-blocks: ozaki2-int8 and cuBLAS only
   CHECK_THAT(same_refusal("ozaki2-int8", "31", 0), Catch::Contains("mantissa-bits"));
   CHECK(refusals == 6);
 }

@@ -139,7 +139,7 @@ def planted_faults():
     report = compare("faulty-gemm", f, expect_rc=1)
     if report:
         gemm = stage_of(report, "gemm")
-        expect(gemm["differing_elements"] == 4 and gemm["first_difference"].startswith("gemm.c[0, 0, 20]:"), f"faulty-gemm: 4 differ, first gemm.c[0, 0, 20]: {gemm}")
+        expect(gemm["differing_elements"] == 4 and gemm["first_difference"].startswith("gemm.c[modulus 256, i 0, j 20]:"), f"faulty-gemm: 4 differ, first gemm.c[modulus 256, i 0, j 20]: {gemm}")
         expect(gemm.get("reproducer"), f"faulty-gemm: a reproducer is named: {gemm}")
     # An array of A's rows (held by every rank of a grid row), one of B's columns, and C's last element.
     f = copy("base", "faulty-lines")

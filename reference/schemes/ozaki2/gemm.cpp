@@ -92,7 +92,11 @@ std::vector<ArrayRef> Gemm::inputs() const {
 
 std::vector<ArraySpec> Gemm::outputs() const {
   const Setup& s = *s_;
-  return {{"c", s.gemm_dtype(), {{"G", s.term_base[s.N] * s.Q}, s.kblocks_axis(), {"m", s.m}, {"n", s.n}}, term_batches(s)}};
+  Axis gemms{"G", s.term_base[s.N] * s.Q};  // each row labelled as its GEMM's violations name it
+  for (size_t t = 0; t < s.N; ++t)
+    for (size_t q = 0; q < s.Q; ++q)
+      for (size_t g = 0; g < s.products[t]->terms().size(); ++g) gemms.labels.push_back(label(s, t, q, g));
+  return {{"c", s.gemm_dtype(), {gemms, s.kblocks_axis(), {"m", s.m}, {"n", s.n}}, term_batches(s)}};
 }
 
 void Gemm::compute(const Arrays& in, Arrays& out, size_t t) const {

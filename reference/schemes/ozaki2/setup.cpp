@@ -68,6 +68,32 @@ size_t Setup::crt_words() const {
   return std::max<size_t>(2, (bits + 63) / 64);  // at least the 128 bits of the fast path
 }
 
+Axis Setup::moduli_axis() const {
+  Axis a{"N", N};
+  for (size_t t = 0; t < N; ++t) a.labels.push_back(modulus_label(t));
+  return a;
+}
+
+Axis Setup::parts_axis() const { return {"2", S, true, {"re", "im"}}; }
+
+Axis Setup::planes_axis() const {
+  Axis a{"3", P, true};
+  for (size_t p = 0; p < P; ++p) a.labels.push_back(std::string("plane ") + plane_name(p));
+  return a;
+}
+
+Axis Setup::products_axis() const {
+  Axis a{"3", Q, true};
+  for (size_t q = 0; q < Q; ++q) a.labels.push_back(std::string("product ") + plane_name(pairs[q].first));
+  return a;
+}
+
+Axis Setup::kblocks_axis() const {
+  Axis a{"B", kblocks, true};
+  for (size_t b = 0; b < kblocks; ++b) a.labels.push_back("K-block " + std::to_string(b));
+  return a;
+}
+
 std::vector<size_t> Setup::moduli_batches() const {
   std::vector<size_t> rows(N + 1);
   for (size_t t = 0; t <= N; ++t) rows[t] = t;

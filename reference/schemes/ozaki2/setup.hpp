@@ -37,11 +37,13 @@ struct Setup {
   DType gemm_dtype() const { return int8 ? DType::I4 : DType::F4; }
   long double log2_bound() const;  // L = log2 P - 2: sum |A'||B'| <= 2^L <= P/4
   size_t crt_words() const;        // 64-bit words holding any C' in (-P/2, P/2] (at least 2)
-  Axis moduli_axis() const { return {"N", N}; }
-  Axis parts_axis() const { return {"2", S, true}; }
-  Axis planes_axis() const { return {"3", P, true}; }
-  Axis products_axis() const { return {"3", Q, true}; }
-  Axis kblocks_axis() const { return {"B", kblocks, true}; }
+  // The axes, each index labelled as the stages' messages name it ("modulus 251", "re",
+  // "plane re+im", "product re", "K-block 2").
+  Axis moduli_axis() const;
+  Axis parts_axis() const;
+  Axis planes_axis() const;
+  Axis products_axis() const;
+  Axis kblocks_axis() const;
   size_t kblock_depth(size_t b) const { return std::min(kblock, k - b * kblock); }
   std::vector<size_t> moduli_batches() const;  // one leading row per modulus
   std::string modulus_label(size_t t) const;   // "modulus 443"

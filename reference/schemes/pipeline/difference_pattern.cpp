@@ -11,9 +11,10 @@ namespace ozref::schemes {
 namespace {
 
 // The axes as the array's shape has them (squeezed ones left out), with a reader's name.
-// "row 3 (m)": index `at` of axis `a`.
+// "row 3 (m)", "modulus 251": index `at` of axis `a`, by its label where the axis has them.
 std::string axis_index(const Axis& a, size_t at) {
-  const std::string name = a.symbol == "m" ? "row" : a.symbol == "n" ? "column" : a.symbol == "N" ? "modulus index" : "index";
+  if (at < a.labels.size()) return a.labels[at];
+  const std::string name = a.symbol == "m" ? "row" : a.symbol == "n" ? "column" : "index";
   return name + " " + std::to_string(at) + " (" + a.symbol + ")";
 }
 

@@ -161,10 +161,10 @@ class Runner {
       const size_t words = integer_words(spec);  // C' counted and shown as integers, not 64-bit words
       const size_t unwritten = o_.subject->canary_filled() ? d.unwritten : 0;  // a trace's arrays hold no canary
       if (unwritten && cmp.unwritten == 0)
-        cmp.first_unwritten = std::string(st.name()) + "." + spec.name + index_text(mine.shape(), d.first_unwritten) + ": never written (the CPU's " +
+        cmp.first_unwritten = std::string(st.name()) + "." + spec.name + named_index(spec, mine.shape(), d.first_unwritten) + ": never written (the CPU's " +
                               element_text(cpus.dtype(), cpus.raw() + d.first_unwritten * dtype_size(cpus.dtype())) + ")";
       cmp.unwritten += unwritten;
-      if (cmp.differing == 0) first_difference(st, spec.name, x, window, d, mine, cpus, subject, cmp, words);
+      if (cmp.differing == 0) first_difference(st, spec, x, window, d, mine, cpus, subject, cmp, words);
       if (cmp.differing == 0 && !o_.block) cmp.first_difference += "; pattern: " + difference_pattern(mine, cpus, spec);
       cmp.differing += words > 1 ? differing_integers(mine, cpus, words) : d.differing;
     }
@@ -172,15 +172,16 @@ class Runner {
 
   // The stage's first difference, named (and, in a block, placed) in the whole array, with its
   // reproducer for a GEMM stage: written, or in a block kept for the ranks to choose.
-  void first_difference(const Stage& st, const std::string& array, size_t x, const ArrayWindow& window, const ArrayDifference& d,
+  void first_difference(const Stage& st, const ArraySpec& spec, size_t x, const ArrayWindow& window, const ArrayDifference& d,
                         const Tensor& mine, const Tensor& cpus, const Arrays& subject, StageComparison& cmp, size_t words) {
+    const std::string& array = spec.name;
     const uint64_t at = o_.block ? window.whole_flat(d.first) : d.first;
-    const std::string index = o_.block ? index_text(window.whole_shape, at) : d.index;
+    const std::string index = named_index(spec, o_.block ? window.whole_shape : mine.shape(), at);
     cmp.first_difference = std::string(st.name()) + "." + array + index + ": found " + d.left + ", expected " + d.right;
     if (words > 1) {  // the integer's index, without its word, and its value
       std::vector<size_t> integers = o_.block ? window.whole_shape : mine.shape();
       integers.pop_back();
-      cmp.first_difference = std::string(st.name()) + "." + array + index_text(integers, at / words) + ": " + integer_values(mine, cpus, d.first, words);
+      cmp.first_difference = std::string(st.name()) + "." + array + named_index(spec, integers, at / words) + ": " + integer_values(mine, cpus, d.first, words);
     }
     cmp.first_at = {x, 0, at};
     if (o_.reproducers.empty()) return;
