@@ -5,7 +5,7 @@
 #include "common/error.hpp"
 #include "schemes/manifest.hpp"
 #include "schemes/pipeline/runner.hpp"
-#include "trace/trace_subject.hpp"
+#include "schemes/pipeline/trace_subject.hpp"
 
 namespace ozref {
 namespace {

@@ -17,7 +17,7 @@
 #include "exact/crt_gemm.hpp"
 #include "exact/exact_parts.hpp"
 #include "exact/specials.hpp"
-#include "exact/wide_accumulator.hpp"
+#include "formats/wide_accumulator.hpp"
 #include "formats/encode.hpp"
 
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "exact/int8_residue_gemm.hpp"
-#include "exact/wide_accumulator.hpp"
+#include "formats/wide_accumulator.hpp"
 
 namespace ozref {
 using namespace exact_parts;

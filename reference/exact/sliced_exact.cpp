@@ -8,7 +8,7 @@
 
 #include "exact/crt_gemm.hpp"
 #include "exact/int8_residue_gemm.hpp"
-#include "exact/wide_accumulator.hpp"
+#include "formats/wide_accumulator.hpp"
 
 namespace ozref {
 using namespace exact_parts;

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <span>
 
-#include "exact/wide_accumulator.hpp"
+#include "formats/wide_accumulator.hpp"
 #include "mma/instruction.hpp"
 
 namespace ozref::mma {

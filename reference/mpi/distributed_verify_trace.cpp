@@ -18,9 +18,9 @@
 #include "schemes/pipeline/runner.hpp"
 #include "schemes/registry.hpp"
 #include "schemes/stage_tools.hpp"
-#include "trace/admitted_check.hpp"
-#include "trace/block_trace_subject.hpp"
-#include "trace/trace_subject.hpp"
+#include "schemes/pipeline/admitted_check.hpp"
+#include "schemes/pipeline/block_trace_subject.hpp"
+#include "schemes/pipeline/trace_subject.hpp"
 
 namespace ozref::mpi {
 namespace {

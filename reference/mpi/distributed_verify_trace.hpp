@@ -2,7 +2,7 @@
 // into the 2-D blocks of exact, check and run: every rank checks the manifest against the whole
 // product's scheme; the trace's arrays are checked whole (header, FNV-1a hash, admitted values),
 // each by one rank, a few MiB at a time; then each rank reads from the stage arrays only the part
-// its block needs (trace/block_trace_subject.hpp) and verifies the block re-synchronised, its
+// its block needs (schemes/pipeline/block_trace_subject.hpp) and verifies the block re-synchronised, its
 // checks and comparisons naming and ordering elements as in the whole arrays. The stage reports,
 // comparisons and accuracy figures are merged exactly on rank 0, and the reproducer of each GEMM
 // stage's first difference is written by the rank that holds it: one process's report, for any

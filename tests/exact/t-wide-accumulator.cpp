@@ -3,7 +3,7 @@
 #include <gmpxx.h>
 
 #include "common/rng.hpp"
-#include "exact/wide_accumulator.hpp"
+#include "formats/wide_accumulator.hpp"
 #include "support.hpp"
 
 using namespace ozref;

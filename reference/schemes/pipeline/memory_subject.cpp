@@ -4,7 +4,7 @@
 
 #include "common/error.hpp"
 #include "schemes/stage_array_spec.hpp"
-#include "trace/admitted_check.hpp"
+#include "schemes/pipeline/admitted_check.hpp"
 
 namespace ozref::schemes {
 namespace {

@@ -1,5 +1,5 @@
 // A kernel's stage arrays held in memory as the subject of a scheme run (verify_stages): what a
-// trace folder is to verify-trace (trace/trace_subject.hpp), without files. Each array is checked
+// trace folder is to verify-trace (schemes/pipeline/trace_subject.hpp), without files. Each array is checked
 // against the stage's schema and the values its readers admit when it is added; the stages it
 // holds supply their arrays, the others are left to the CPU.
 #pragma once

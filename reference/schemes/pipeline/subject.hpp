@@ -1,5 +1,5 @@
 // A subject supplies a stage's outputs in place of the CPU compute: a GPU twin of the stage
-// (device/stages/), or the arrays of a trace folder written by any kernel (trace/trace_subject.hpp).
+// (device/stages/), or the arrays of a trace folder written by any kernel (schemes/pipeline/trace_subject.hpp).
 // The runner allocates the outputs (filled with a canary), lets the subject write them, checks them
 // against the stage's contract and, where the stage is a function of its inputs, compares them bit
 // for bit with the CPU compute.

@@ -1,5 +1,6 @@
-// api::fuzz (include/ozref/fuzz.hpp): what `ozref fuzz` runs (fuzz/session.hpp), for a named
-// subject or a caller's function.
+// api::fuzz (include/ozref/fuzz.hpp): what `ozref fuzz` runs (session.hpp), for a named subject
+// or a caller's function. It lives with the fuzzer, above api/ whose scheme runs and gates the
+// fuzzer uses.
 #include "ozref/fuzz.hpp"
 
 #include <iostream>

@@ -1,4 +1,4 @@
-#include "trace/block_trace_subject.hpp"
+#include "schemes/pipeline/block_trace_subject.hpp"
 
 #include "io/npy_block.hpp"
 #include "schemes/pipeline/array_window.hpp"

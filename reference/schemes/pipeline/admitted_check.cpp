@@ -1,4 +1,4 @@
-#include "trace/admitted_check.hpp"
+#include "schemes/pipeline/admitted_check.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "exact/wide_accumulator.hpp"
+#include "formats/wide_accumulator.hpp"
 
 #include <vector>
 

@@ -1,11 +1,11 @@
-#include "trace/trace_subject.hpp"
+#include "schemes/pipeline/trace_subject.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
-#include "trace/admitted_check.hpp"
+#include "schemes/pipeline/admitted_check.hpp"
 
 namespace ozref {
 namespace {
