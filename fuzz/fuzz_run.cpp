@@ -27,7 +27,7 @@
 #include "io/npy.hpp"
 #include "schemes/pipeline/runner.hpp"
 #include "schemes/registry.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/scheme_inputs.hpp"
 #include "ozref_command.hpp"
 
 namespace {

@@ -1,7 +1,7 @@
 #include "api/scheme_inputs.hpp"
 
 #include "common/error.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/scheme_inputs.hpp"
 
 namespace ozref {
 

@@ -3,7 +3,7 @@
 #include "common/distributions.hpp"
 #include "common/error.hpp"
 #include "common/memory_budget.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/scheme_inputs.hpp"
 
 namespace ozref::cli {
 

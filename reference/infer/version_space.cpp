@@ -7,6 +7,7 @@
 
 #include "infer/queries.hpp"
 #include "mma/execute.hpp"
+#include "common/seconds_since.hpp"
 
 namespace ozref::infer {
 namespace {
@@ -116,10 +117,6 @@ void validate(const InstructionSpec& interface, const Oracle& oracle, const Sear
     if (kept.size() < out.remaining.size()) out.asked.push_back(q);
     out.remaining = std::move(kept);
   }
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace

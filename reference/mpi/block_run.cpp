@@ -4,7 +4,7 @@
 
 #include "dist/block_reports.hpp"
 #include "mpi/mpi_world.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/input_checks.hpp"
 
 namespace ozref::mpi {
 

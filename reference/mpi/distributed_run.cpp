@@ -16,7 +16,7 @@
 #include "mpi/rank_agreement.hpp"
 #include "mpi/rank_part.hpp"
 #include "schemes/pipeline/runner.hpp"
-#include "schemes/stage_tools.hpp"
+#include "common/seconds_since.hpp"
 
 namespace ozref::mpi {
 
@@ -68,7 +68,7 @@ SchemeRun run_distributed(const SchemeRunRequest& request, const std::string& a_
   report_reads(part, 0);
   if (!out_path.empty()) write_npy_in_parallel(out_path, m, n, part.block, mine.c.data);
   run.result.pipeline_seconds = times[0];
-  times = {schemes::seconds_since(start)};
+  times = {seconds_since(start)};
   max_within_group(times, 0);
   run.result.seconds = times[0];
   return run;

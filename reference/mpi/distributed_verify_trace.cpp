@@ -17,7 +17,7 @@
 #include "schemes/pipeline/reproducer.hpp"
 #include "schemes/pipeline/runner.hpp"
 #include "schemes/registry.hpp"
-#include "schemes/stage_tools.hpp"
+#include "common/seconds_since.hpp"
 #include "schemes/pipeline/admitted_check.hpp"
 #include "schemes/pipeline/block_trace_subject.hpp"
 #include "schemes/pipeline/trace_subject.hpp"
@@ -175,7 +175,7 @@ TraceVerification verify_trace_distributed(const TraceVerificationRequest& reque
   write_first_reproducers(mine.stages, v.result.stages, reproducers);
   schemes::settle_exactness(v.scheme, v.result);
   v.result.pipeline_seconds = slowest(mine.pipeline_seconds);
-  v.result.seconds = slowest(schemes::seconds_since(start));
+  v.result.seconds = slowest(seconds_since(start));
   return v;
 }
 

@@ -17,7 +17,7 @@
 #include "schemes/common/crt.hpp"
 #include "schemes/common/moduli.hpp"
 #include "schemes/registry.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 #include "stages/ozaki2/crt_tables.hpp"
 #include "stages/ozaki2/crt_unscale.cuh"
 #include "support.hpp"

@@ -24,7 +24,8 @@
 #include "schemes/int8_on_fp4/scheme.hpp"
 #include "schemes/ozaki2/scheme.hpp"
 #include "schemes/common/base13.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/crt_words.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 using namespace ozref;
 

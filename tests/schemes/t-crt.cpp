@@ -8,7 +8,7 @@
 #include "schemes/common/crt.hpp"
 #include "schemes/common/moduli.hpp"
 #include "schemes/common/residue.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/crt_words.hpp"
 
 using namespace ozref;
 using namespace ozref::schemes;

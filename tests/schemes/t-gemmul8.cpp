@@ -17,7 +17,8 @@
 #include "common/rng.hpp"
 #include "schemes/pipeline/runner.hpp"
 #include "schemes/registry.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/fp64_rounding.hpp"
+#include "schemes/common/scheme_inputs.hpp"
 #include "support.hpp"
 #include "third_party_inputs.hpp"
 

@@ -14,7 +14,6 @@
 #include "formats/decode.hpp"
 #include "mma/gemm.hpp"
 #include "mma/op_names.hpp"
-#include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes {
 namespace {

@@ -9,7 +9,8 @@
 #include "exact/rational_oracle.hpp"
 #include "schemes/cublas_fixedpoint/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 namespace ozref::schemes::cublas_fixedpoint {
 namespace {
@@ -75,7 +76,7 @@ void Accumulate::verify(const Arrays& in, const Arrays& out, size_t, Verify, Sta
         total = std::isfinite(w) ? add_rounded(total, mpq_class(w)) : total + w;
       }
       if (std::bit_cast<uint64_t>(total) != std::bit_cast<uint64_t>(c[x]))
-        part.violate("C" + index3(0, i, j) + " is not the FP64 sum of its blocks' diagonals in cuBLAS's order");
+        part.violate(element_name("accumulate.c", {{"i", i}, {"j", j}}) + " is not the FP64 sum of its blocks' diagonals in cuBLAS's order");
     }
   });
 }

@@ -12,7 +12,7 @@
 #include "exact/rational_oracle.hpp"
 #include "schemes/cublas_fixedpoint/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
 
 namespace ozref::schemes::cublas_fixedpoint {
 namespace {
@@ -88,7 +88,7 @@ void Fallback::verify(const Arrays& in, const Arrays& out, size_t, Verify, Stage
         total = sum_exact(total, part);
       }
       if (std::bit_cast<uint64_t>(total) != std::bit_cast<uint64_t>(c[x]))
-        part_report.violate("C" + index3(0, i, j) + " is not the FP64 split-K sum of FMA chains in cuBLAS's fallback order");
+        part_report.violate(element_name("fallback.c", {{"i", i}, {"j", j}}) + " is not the FP64 split-K sum of FMA chains in cuBLAS's fallback order");
     }
   });
 }

@@ -3,7 +3,7 @@
 // block, so that S_d = sum_k sum_(t+u=d) dA_t dB_u is one exact INT32 sum per element (|S_d| <=
 // p kb 2^14 < 2^31: the scheme bounds p kb).
 #include "schemes/cublas_fixedpoint/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/lowp_operands.hpp"
 
 namespace ozref::schemes::cublas_fixedpoint {
 namespace {

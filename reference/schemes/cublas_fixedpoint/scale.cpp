@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "schemes/cublas_fixedpoint/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 namespace ozref::schemes::cublas_fixedpoint {
 namespace {

@@ -6,7 +6,7 @@
 #include "common/error.hpp"
 #include "schemes/cublas_fixedpoint/dynamic_count.hpp"
 #include "schemes/cublas_fixedpoint/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/input_checks.hpp"
 
 namespace ozref::schemes {
 namespace {

@@ -6,7 +6,8 @@
 
 #include "schemes/cublas_fixedpoint/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 namespace ozref::schemes::cublas_fixedpoint {
 namespace {
@@ -98,7 +99,7 @@ void Slice::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRep
     parallel_check(count, report, [&](size_t v0, size_t v1, StageReport& part) {
       for (size_t v = v0; v < v1; ++v) {
         const std::string why = check_digits(x[v], exponent_of(s, side, e, v), s.bits, s.p, &d[v], count);
-        if (!why.empty()) part.violate(std::string(side.by_row ? "A" : "B") + index3(0, v / cols, v % cols) + ": " + why);
+        if (!why.empty()) part.violate((side.by_row ? element_name("A", {{"i", v / cols}, {"k", v % cols}}) : element_name("B", {{"k", v / cols}, {"j", v % cols}})) + ": " + why);
       }
     });
   }

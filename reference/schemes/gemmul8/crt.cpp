@@ -11,7 +11,8 @@
 #include "schemes/gemmul8/stages.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 namespace ozref::schemes::gemmul8 {
 namespace {
@@ -69,7 +70,7 @@ void Crt::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRepor
       if (c[v] == want) continue;
       const uint64_t apart = std::isfinite(c[v]) ? doubles_apart(c[v], want) : UINT64_MAX;
       local = std::max(local, apart);
-      part.violate("C'" + index3(0, v / s.n, v % s.n) + " = " + text(c[v]) + " is " + std::to_string(apart) +
+      part.violate(element_name("crt.c", {{"i", v / s.n}, {"j", v % s.n}}) + " = " + text(c[v]) + " is " + std::to_string(apart) +
                    " doubles from the exact integer's nearest double " + text(want));
     }
 #pragma omp critical

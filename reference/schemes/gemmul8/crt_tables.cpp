@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 namespace ozref::schemes::gemmul8 {
 

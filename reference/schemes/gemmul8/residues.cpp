@@ -11,7 +11,6 @@
 #include "schemes/gemmul8/stages.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes::gemmul8 {
 namespace {

@@ -3,7 +3,7 @@
 #include "common/error.hpp"
 #include "schemes/gemmul8/stages.hpp"
 #include "schemes/ozaki2/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/input_checks.hpp"
 
 namespace ozref::schemes {
 namespace {

@@ -4,7 +4,8 @@
 
 #include "schemes/gemmul8/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 namespace ozref::schemes::gemmul8 {
 
@@ -39,7 +40,7 @@ void Unscale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
       const bool finite = std::isfinite(x[v]);
       const mpz_class sig(finite ? std::ldexp(frac, 53) : 0.0);  // x = sig * 2^(e - 53), exactly
       if (finite ? !is_correct_rounding(sig, clamped_exponent(int64_t{e} - 53 - row[i] - col[j]), c[v]) : !(c[v] == x[v] || (std::isnan(c[v]) && std::isnan(x[v]))))
-        part.violate("C" + index3(0, i, j) + " = " + std::to_string(c[v]) + " is not C' 2^-(s+t) rounded");
+        part.violate(element_name("unscale.c", {{"i", i}, {"j", j}}) + " = " + std::to_string(c[v]) + " is not C' 2^-(s+t) rounded");
     }
   });
 }

@@ -1,6 +1,6 @@
 // combine: C = sum 13^(i+j) C_ij, wrapped to INT32 as the INT8 MMA wraps.
 #include "schemes/int8_on_fp4/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
 
 namespace ozref::schemes::int8_on_fp4 {
 
@@ -46,7 +46,7 @@ void Combine::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
       }
     const int32_t want = static_cast<int32_t>(static_cast<uint32_t>(sum));
     if (!integral || want != c[x])
-      report.violate("C" + index3(0, x / s.n, x % s.n) + " = " + std::to_string(c[x]) +
+      report.violate(element_name("combine.c", {{"i", x / s.n}, {"j", x % s.n}}) + " = " + std::to_string(c[x]) +
                      (integral ? ", the weighted sum of the GEMM outputs wraps to " + std::to_string(want) : " combines a non-integer GEMM output"));
   }
 }

@@ -1,7 +1,7 @@
 // gemm: the nine FP4 GEMMs A_i B_j of the digit planes (i, j = 0..2, i outer) through the MMA model,
 // FP32 accumulation.
 #include "schemes/int8_on_fp4/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/lowp_operands.hpp"
 
 namespace ozref::schemes::int8_on_fp4 {
 

@@ -3,7 +3,7 @@
 #include "schemes/common/base13.hpp"
 #include "schemes/int8_on_fp4/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/lowp_operands.hpp"
 
 namespace ozref::schemes::int8_on_fp4 {
 namespace {

@@ -5,7 +5,8 @@
 #include "common/error.hpp"
 #include "schemes/int8_on_fp4/stages.hpp"
 #include "schemes/pipeline/runner.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/input_checks.hpp"
+#include "schemes/common/scheme_inputs.hpp"
 
 namespace ozref::schemes {
 namespace {

@@ -3,7 +3,8 @@
 // adds them (fp64: each product converted and added to an FP64 sum).
 #include "schemes/ozaki1/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/crt_words.hpp"
+#include "schemes/common/element_name.hpp"
 
 namespace ozref::schemes::ozaki1 {
 
@@ -53,7 +54,7 @@ void Accumulate::verify(const Arrays& in, const Arrays& out, size_t, Verify, Sta
         if (v != kNotInteger) want += s.sl.weight(s.fused ? q : s.pairs[q].first + s.pairs[q].second) * mpz_class(static_cast<long>(v));
       }
       if (!integral || mpz_from_words(&acc[x * words], words) != want)
-        part.violate("C'" + index3(0, x / s.n, x % s.n) + (integral ? " is not the weighted sum of the GEMM outputs" : " sums a non-integer GEMM output"));
+        part.violate(element_name("accumulate.c", {{"i", x / s.n}, {"j", x % s.n}}) + (integral ? " is not the weighted sum of the GEMM outputs" : " sums a non-integer GEMM output"));
     }
   });
 }

@@ -2,7 +2,7 @@
 // --accumulate fused (int8): one GEMM per d = t + u over the concatenated slices
 // [A_0 .. A_d] [B_d; ..; B_0], the INT32 accumulation of a one-kernel implementation (EmuGEMM-I).
 #include "schemes/ozaki1/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/lowp_operands.hpp"
 
 namespace ozref::schemes::ozaki1 {
 namespace {

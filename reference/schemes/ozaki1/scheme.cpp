@@ -4,7 +4,8 @@
 #include "common/named_choice.hpp"
 #include "schemes/ozaki1/stages.hpp"
 #include "schemes/pipeline/runner.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/input_checks.hpp"
+#include "schemes/common/scheme_inputs.hpp"
 
 namespace ozref::schemes {
 namespace {

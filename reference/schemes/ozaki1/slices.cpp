@@ -2,7 +2,8 @@
 // w-bit slices, cuBLAS-style signed leading slice and unsigned bytes, or base-13 digits).
 #include "schemes/ozaki1/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
+#include "schemes/common/lowp_operands.hpp"
 
 namespace ozref::schemes::ozaki1 {
 namespace {
@@ -52,7 +53,7 @@ void Slices::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRe
     parallel_check(count, report, [&](size_t v0, size_t v1, StageReport& part) {
       for (size_t v = v0; v < v1; ++v) {
         const std::string why = s.sl.check(x[v], shift[side.by_row ? v / cols : v % cols], &slices[v], count);
-        if (!why.empty()) part.violate(std::string(side.by_row ? "A" : "B") + index3(0, v / cols, v % cols) + ": " + why);
+        if (!why.empty()) part.violate((side.by_row ? element_name("A", {{"i", v / cols}, {"k", v % cols}}) : element_name("B", {{"k", v / cols}, {"j", v % cols}})) + ": " + why);
       }
     });
   }

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "schemes/common/base13.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 namespace ozref::schemes {
 namespace {

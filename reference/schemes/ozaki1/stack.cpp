@@ -2,7 +2,8 @@
 // so that every slice GEMM covers the four products and the two contributions to each part share
 // one accumulator.
 #include "schemes/ozaki1/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
+#include "schemes/common/scheme_inputs.hpp"
 
 namespace ozref::schemes::ozaki1 {
 
@@ -32,12 +33,12 @@ void Stack::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRep
     for (size_t kk = 0; kk < k; ++kk) {
       const double re = a[i * k + kk], im = a[m * k + i * k + kk];
       if (sa[i * 2 * k + kk] != re || sa[i * 2 * k + k + kk] != -im || sa[(m + i) * 2 * k + kk] != im || sa[(m + i) * 2 * k + k + kk] != re)
-        report.violate("stacked A" + index3(0, i, kk) + " does not hold [A_re -A_im; A_im A_re]");
+        report.violate(element_name("stack.a", {{"i", i}, {"k", kk}}) + " does not hold [A_re -A_im; A_im A_re]");
     }
   for (size_t kk = 0; kk < k; ++kk)
     for (size_t j = 0; j < n; ++j)
       if (sb[kk * n + j] != b[kk * n + j] || sb[(k + kk) * n + j] != b[k * n + kk * n + j])
-        report.violate("stacked B" + index3(0, kk, j) + " does not hold [B_re; B_im]");
+        report.violate(element_name("stack.b", {{"k", kk}, {"j", j}}) + " does not hold [B_re; B_im]");
 }
 
 }  // namespace ozref::schemes::ozaki1

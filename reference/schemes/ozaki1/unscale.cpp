@@ -4,7 +4,9 @@
 
 #include "schemes/ozaki1/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/crt_words.hpp"
+#include "schemes/common/element_name.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 namespace ozref::schemes::ozaki1 {
 
@@ -39,7 +41,7 @@ void Unscale::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
     for (size_t x = v0; x < v1; ++x) {
       const int e = clamped_exponent(int64_t{s.sl.unit_exponent()} - row[x / s.n] - col[x % s.n]);
       if (!is_correct_rounding(mpz_from_words(&acc[x * words], words), e, c[x]))
-        part.violate("C" + index3(0, x / s.n, x % s.n) + " is not C' 2^e correctly rounded");
+        part.violate(element_name("unscale.c", {{"i", x / s.n}, {"j", x % s.n}}) + " is not C' 2^e correctly rounded");
     }
   });
 }

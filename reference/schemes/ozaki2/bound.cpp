@@ -5,7 +5,8 @@
 
 #include "schemes/ozaki2/scaling.hpp"
 #include "schemes/ozaki2/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
+#include "schemes/common/lowp_operands.hpp"
 
 namespace ozref::schemes::ozaki2 {
 
@@ -51,7 +52,8 @@ void Bound::verify(const Arrays& in, const Arrays& out, size_t, Verify level, St
     for (size_t v = 0; v < count; ++v) largest = std::max(largest, std::fabs(static_cast<long double>(element(v))));
     const long double top = std::ldexp(largest, u);
     if (largest != 0 && !(top >= std::ldexp(1.0L, bits - 1) && top < std::ldexp(1.0L, bits)))
-      report.violate(std::string(side) + " line " + std::to_string(line) + ": exponent " + std::to_string(u) + " does not put its maximum in [2^" +
+      report.violate(element_name(side[0] == 'A' ? "bound.row_exp" : "bound.col_exp", {{side[0] == 'A' ? "i" : "j", line}}) + " = " + std::to_string(u) +
+                         " does not put the line's maximum in [2^" +
                          std::to_string(bits - 1) + ", 2^" + std::to_string(bits) + ")",
                      {0, check, first});
     for (size_t v = 0; v < count; ++v) {
@@ -61,7 +63,8 @@ void Bound::verify(const Arrays& in, const Arrays& out, size_t, Verify level, St
       if (next_held)
         for (int x = static_cast<int>(ceiling); next_held && x < got; ++x) next_held = !s.lowp.representable(x);
       if (!next_held || !s.lowp.representable(got))
-        report.violate(std::string(side) + " operand " + index3(0, line, v) + " = " + std::to_string(got) + " is not ceil(|x| 2^u) in the format",
+        report.violate(element_name(side[0] == 'A' ? "bound.a" : "bound.b", {{side[0] == 'A' ? "i" : "j", line}, {"k", v}}) + " = " + std::to_string(got) +
+                           " is not ceil(|x| 2^u) in the format",
                        {0, check, first + 1 + v});
     }
   };

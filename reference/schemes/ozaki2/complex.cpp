@@ -3,7 +3,7 @@
 // the Gaussian Re = (Z + W) / 2 and Im = (W - Z) iota / 2 from Z = z z', W = w w'.
 #include "schemes/common/residue.hpp"
 #include "schemes/ozaki2/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {
@@ -66,7 +66,7 @@ void Complex::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageR
       const bool congruent = s.gaussian.empty() ? (re - p[0] + p[1]) % mod == 0 && (im - p[2] + p[0] + p[1]) % mod == 0
                                                 : (2 * re - p[0] - p[1]) % mod == 0 && (2 * s.gaussian[t].iota * im - p[0] + p[1]) % mod == 0;
       if (!balanced || !congruent)
-        report.violate(s.modulus_label(t) + " C" + index3(t, v / s.n, v % s.n) + " = (" + std::to_string(re) + ", " + std::to_string(im) +
+        report.violate("complex.c[" + s.modulus_label(t) + ", i " + std::to_string(v / s.n) + ", j " + std::to_string(v % s.n) + "] = (" + std::to_string(re) + ", " + std::to_string(im) +
                        ") is not " + rule + " of its plane products mod m");
     }
   }

@@ -1,7 +1,7 @@
 // correction (rare): fp64-emu's two correction GEMMs hi7_A q7_B and q7_A hi7_B (INT8, exact:
 // K 127^2 < 2^31), the first-order rounding error of round, added by unscale.
 #include "schemes/ozaki2/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/lowp_operands.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {

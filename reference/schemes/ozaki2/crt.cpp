@@ -7,7 +7,7 @@
 
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/crt_words.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <string>
 
-#include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {

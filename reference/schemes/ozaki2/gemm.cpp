@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "schemes/ozaki2/stages.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/lowp_operands.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {

@@ -6,7 +6,6 @@
 
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes::ozaki2 {
 

@@ -11,7 +11,6 @@
 #include "schemes/ozaki2/rare.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {

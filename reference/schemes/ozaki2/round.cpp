@@ -8,7 +8,7 @@
 #include "schemes/ozaki2/rare.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/element_name.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {
@@ -63,7 +63,7 @@ void Round::verify(const Arrays& in, const Arrays& out, size_t, Verify, StageRep
     const int8_t *hi = out.data<int8_t>(ref(side.hi7)), *q = out.data<int8_t>(ref(side.q7));
     parallel_check(rows * cols, report, [&](size_t v0, size_t v1, StageReport& part) {
       for (size_t v = v0; v < v1; ++v) {
-        const std::string where = std::string(side.by_row ? "A'" : "B'") + index3(0, v / cols, v % cols);
+        const std::string where = (side.by_row ? element_name("round.a", {{"i", v / cols}, {"k", v % cols}}) : element_name("round.b", {{"k", v / cols}, {"j", v % cols}}));
         const long double scaled = std::ldexp(static_cast<long double>(x[v]), shift[side.by_row ? v / cols : v % cols]);
         const long double want = std::nearbyint(scaled);
         if (got[v] != want) part.violate(where + " is not the integer of the scaled input");

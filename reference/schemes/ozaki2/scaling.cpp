@@ -6,7 +6,7 @@
 #include "common/named_choice.hpp"
 #include "common/vector_clones.hpp"
 #include "schemes/ozaki2/gemmul8_fast.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 
 namespace ozref::schemes {
 namespace {

@@ -5,7 +5,8 @@
 #include "schemes/ozaki2/rare.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/runner.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/input_checks.hpp"
+#include "schemes/common/scheme_inputs.hpp"
 
 namespace ozref::schemes {
 namespace {

@@ -3,7 +3,7 @@
 // A's by rows and B's by columns as the residues.
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/lowp_operands.hpp"
 
 namespace ozref::schemes::ozaki2 {
 namespace {

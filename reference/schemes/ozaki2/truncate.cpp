@@ -9,7 +9,7 @@
 #include "schemes/ozaki2/crt_bound.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 #include "trace/compare.hpp"
 
 namespace ozref::schemes::ozaki2 {

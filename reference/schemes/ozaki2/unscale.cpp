@@ -8,7 +8,8 @@
 #include "exact/rational_oracle.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/crt_words.hpp"
+#include "schemes/common/fp64_rounding.hpp"
 #include "trace/compare.hpp"
 
 namespace ozref::schemes::ozaki2 {

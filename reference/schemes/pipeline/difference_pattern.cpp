@@ -5,7 +5,7 @@
 #include <cstring>
 #include <optional>
 
-#include "schemes/stage_tools.hpp"
+#include "schemes/common/crt_words.hpp"
 
 namespace ozref::schemes {
 namespace {

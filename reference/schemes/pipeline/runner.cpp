@@ -9,7 +9,8 @@
 #include "schemes/pipeline/array_window.hpp"
 #include "schemes/pipeline/difference_pattern.hpp"
 #include "schemes/pipeline/reproducer.hpp"
-#include "schemes/stage_tools.hpp"
+#include "common/seconds_since.hpp"
+#include "schemes/common/scheme_inputs.hpp"
 #include "trace/compare.hpp"
 
 namespace ozref::schemes {
