@@ -1,7 +1,5 @@
-// `ozref lockstep --op <PTX op>` (no --scheme): one GEMM through that instruction on the GPU (ozref's
-// kernels, device/gemm/) and through the architecture's model, compared bit for bit, on operands
-// drawn as encodings (mma/operand_distributions.hpp), including data where the accumulator is not
-// exact (random encodings, INT8 sums past 2^31, wgmma's truncation).
+// `ozref lockstep --op <PTX op>` (no --scheme): the MMA-level lockstep of api/mma_lockstep.hpp,
+// its options refused where a scheme's would not apply, and its report printed.
 #pragma once
 #include <ostream>
 
