@@ -1,6 +1,7 @@
 #include "infer/family.hpp"
 
 #include <bit>
+#include <iterator>
 
 #include "common/error.hpp"
 #include "formats/format.hpp"
@@ -13,6 +14,20 @@ using mma::InstructionSpec;
 using mma::OutputRounding;
 
 constexpr int kFewestFractionBits = 8, kMostFractionBits = 40;
+
+// The alignment exponent's floor (FusedBlock::exponent_floor): MMA-Sim's -126 (a zero C counts as
+// 2^-126), and Khattak and Mikaitis's -132 (A100, Ada) and -133 (H100, B200), a zero C ignored.
+constexpr int kExponentFloors[] = {-126, -132, -133};
+
+// Whether two operands' product can fall below 2^-126, where the floor shows: the smallest
+// subnormals' exponents add up below it (BF16, TF32; not FP16 or FP8).
+bool floor_observable(const InstructionSpec& s) {
+  auto smallest = [](FormatId id) {
+    const FormatSpec& f = format_spec(id);
+    return f.min_normal_exponent() - (f.has_subnormals ? f.fraction_bits : 0);
+  };
+  return smallest(s.a_format) + smallest(s.b_format) < -126;
+}
 
 // Schedules: K in consecutive fused groups of K, K/2, K/4 or K/8 (at least 4 products each), and
 // sm_90's FP8 split (k mod 4 in {0, 1}, then {2, 3}).
@@ -52,15 +67,18 @@ std::vector<FusedBlock> blocks(size_t terms_per_block, bool rounding_matters) {
 std::vector<InstructionSpec> float_family(const InstructionSpec& base) {
   std::vector<InstructionSpec> out;
   const bool narrow = format_spec(base.a_format).bits <= 8 && format_spec(base.b_format).bits <= 8;
+  const size_t floors = floor_observable(base) ? std::size(kExponentFloors) : 1;
   for (const auto& schedule : schedules(base.k))
     for (const FusedBlock& block : blocks(schedule.front().size(), true))
-      for (bool c_after : {false, true})
-        for (bool to_fp16 : {false, true}) {
-          if (to_fp16 && !narrow) continue;  // only FP8/FP4 convert to FP16 exactly
-          InstructionSpec s = base;
-          s.blocks = schedule, s.block = block, s.c_added_after = c_after, s.convert_to_fp16 = to_fp16;
-          out.push_back(s);
-        }
+      for (size_t floor = 0; floor < floors; ++floor)
+        for (bool c_after : {false, true})
+          for (bool to_fp16 : {false, true}) {
+            if (to_fp16 && !narrow) continue;  // only FP8/FP4 convert to FP16 exactly
+            InstructionSpec s = base;
+            s.blocks = schedule, s.block = block, s.c_added_after = c_after, s.convert_to_fp16 = to_fp16;
+            s.block.exponent_floor = kExponentFloors[floor];
+            out.push_back(s);
+          }
   return out;
 }
 
@@ -116,6 +134,7 @@ Dimensions dimensions(const InstructionSpec& s) {
   d.push_back({"fraction_bits", s.block.fraction_bits == FusedBlock::kExact ? "exact" : std::to_string(s.block.fraction_bits)});
   d.push_back({"rounding", s.block.rounding == OutputRounding::TowardZero ? "toward_zero" : "nearest_even"});
   d.push_back({"output_fraction_bits", std::to_string(s.block.output_fraction_bits)});
+  d.push_back({"exponent_floor", std::to_string(s.block.exponent_floor)});
   if (s.kind == mma::Kind::Float) {
     d.push_back({"c_added_after", s.c_added_after ? "true" : "false"});
     d.push_back({"convert_to_fp16", s.convert_to_fp16 ? "true" : "false"});

@@ -52,8 +52,9 @@ uint32_t exact_dot_add(std::span<const Term> terms, const Term& c, const FusedBl
 uint32_t fused_dot_add(std::span<const Term> terms, uint32_t c_bits, const FusedBlock& block) {
   const Term c = term_of_fp32(c_bits);
   if (block.fraction_bits == FusedBlock::kExact) return exact_dot_add(terms, c, block);
-  // Alignment exponent: the largest over nonzero products and C (a zero C counts as 2^-126).
-  int e_max = std::max(block.exponent_floor, c.magnitude ? c.align : -126);
+  // Alignment exponent: the largest over nonzero products and a nonzero C, at least the floor (a
+  // zero C counts as 2^floor: with MMA-Sim's floor -126 that is its "zero C counts as 2^-126").
+  int e_max = std::max(block.exponent_floor, c.magnitude ? c.align : block.exponent_floor);
   for (const Term& t : terms)
     if (t.magnitude) e_max = std::max(e_max, t.align);
   const int unit = e_max - block.fraction_bits;  // exponent of the last kept bit

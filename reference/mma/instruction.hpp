@@ -21,7 +21,11 @@ struct FusedBlock {
   int fraction_bits = kExact;
   OutputRounding rounding = OutputRounding::NearestEven;
   int output_fraction_bits = 23;
-  int exponent_floor = -126;  // the alignment exponent is at least this (a zero C counts as 2^-126)
+  // The alignment exponent is at least this; a zero C counts as 2^exponent_floor. -126: MMA-Sim's
+  // model (a zero C counts as 2^-126); below it, Khattak and Mikaitis's models (a zero C ignored,
+  // E floored at -132 on A100 and Ada, -133 on H100 and B200). It shows only where products can
+  // fall below 2^-126 (BF16, TF32, scaled blocks).
+  int exponent_floor = -126;
 };
 
 enum class Kind {

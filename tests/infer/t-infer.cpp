@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "common/error.hpp"
 #include "infer/protocol.hpp"
@@ -97,6 +98,27 @@ TEST_CASE("infer: every built-in spec is recovered from its own black box", "[in
     }
   WARN("queries per built-in instruction: " << total_queries / recovered.count << " on average, " << most_queries << " at most");
   recovered.report(30);
+}
+
+TEST_CASE("infer: Khattak and Mikaitis's BF16 models are recovered with their exponent floors", "[infer]") {
+  // Their published parameters (models/*TC.m): A100 fuses 8 products (two halves of K = 16 here),
+  // F = 23 + 1, toward zero, E floored at -132; H100 fuses 16, F = 23 + 2, floored at -133; both
+  // ignore a zero C. The floor shows only on products below 2^-126, which BF16 reaches.
+  Rng rng(test::seed());
+  const mma::InstructionSpec& iface = mma::instruction(mma::arch("sm_90"), mma::op_name::mma_sync_half("bf16"));
+  test::CaseCount recovered("published BF16 models recovered");
+  for (const auto& [parts, bits, floor] : {std::tuple{2, 24, -132}, std::tuple{1, 25, -133}}) {
+    mma::InstructionSpec hidden = iface;
+    hidden.blocks = mma::consecutive_blocks(16, parts);
+    hidden.block = {bits, mma::OutputRounding::TowardZero, 23, floor};
+    const infer::Inference r = infer::search(iface, infer::spec_oracle(hidden), quick(rng.next()));
+    INFO("F = " << bits << ", floor " << floor);
+    REQUIRE(r.found());
+    CHECK(r.remaining.front().block.exponent_floor == floor);
+    CHECK(differences(r.remaining.front(), hidden, 20000, rng) == 0);
+    ++recovered;
+  }
+  recovered.report(2);
 }
 
 TEST_CASE("infer: a black box outside the family is reported with an input no member reproduces", "[infer]") {

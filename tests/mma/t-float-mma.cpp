@@ -158,3 +158,25 @@ TEST_CASE("sm_90 fp8 wgmma keeps 13 bits, sm_90 fp8 mma.sync adds C after, to ne
   x[1] = e4m3(2); y[1] = e4m3(1);  // products 1 + 2 = 3 in the first HMMA
   CHECK(mma::execute(ms, {x, y, f32(16777216.0f), {}, {}}) == f32(16777220.0f));  // 2^24 + 3 -> +4
 }
+
+TEST_CASE("the exponent floor: a zero C counts as 2^floor, so a floor below -126 keeps bits of tiny products", "[mma]") {
+  // BF16 m16n8k16 with one block of 16, F = 24, toward zero. Four products of
+  // a = (1 + 2^-7) 2^-68 and b = (1 + 2^-7) 2^-69: each 2^-137 + 2^-143 + 2^-151, the four
+  // 2^-135 + 2^-141 + 2^-149, and C = +0. MMA-Sim's floor -126 (a zero C counts as 2^-126) keeps
+  // bits down to 2^-150: every 2^-151 is cut, D = 2^-135 + 2^-141 = (2^14 + 2^8) 2^-149 = 0x00004100.
+  // Khattak and Mikaitis's floor -133 (the zero C ignored) aligns on the products' 2^-137 and keeps
+  // down to 2^-161: D = 0x00004101. (Hand-derived: exact binary sums, FP32 subnormals in 2^-149.)
+  mma::InstructionSpec s = mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+  s.blocks = mma::one_block(16);
+  s.block = {24, mma::OutputRounding::TowardZero, 23, -126};
+  const uint16_t a_bits = (127 - 68) << 7 | 1, b_bits = (127 - 69) << 7 | 1;  // bf16: 1.0000001b * 2^e
+  std::vector<uint8_t> a = halves({a_bits, a_bits, a_bits, a_bits}, 16), b = halves({b_bits, b_bits, b_bits, b_bits}, 16);
+  CHECK(mma::execute(s, {a, b, 0u, {}, {}}) == 0x00004100u);
+  s.block.exponent_floor = -133;
+  CHECK(mma::execute(s, {a, b, 0u, {}, {}}) == 0x00004101u);
+  // A nonzero C counts as itself under either floor: C = 2^-126 sets E = -126, so the 2^-151
+  // bits are cut again (D = 2^-126 + 2^-135 + 2^-141, normal: 0x00804100).
+  CHECK(mma::execute(s, {a, b, 0x00800000u, {}, {}}) == 0x00804100u);
+  s.block.exponent_floor = -126;
+  CHECK(mma::execute(s, {a, b, 0x00800000u, {}, {}}) == 0x00804100u);
+}
