@@ -24,7 +24,86 @@ uint32_t element(const FormatSpec& f, int center, int spread, Rng& rng, bool sho
   }
 }
 
+// Every product just below 2^-126 (at most 2^-127, down to 2^-142) and C zero or subnormal: the
+// alignment exponent's floor (-126, -132, -133) shows only here, through the carries of the terms
+// that one floor keeps and another cuts.
+void fill_tiny(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
+  const FormatSpec& fa = format_spec(s.a_format);
+  const FormatSpec& fb = format_spec(s.b_format);
+  const int target = -127 - static_cast<int>(rng.below(16)), ea = target / 2, eb = target - ea;
+  const int top_a = static_cast<int>(fa.exponent_field_max()), top_b = static_cast<int>(fb.exponent_field_max());
+  for (int k = 0; k < s.k; ++k) {
+    set_element(s, q.a, k, element(fa, std::clamp(ea + fa.bias, 0, top_a), 0, rng));
+    set_element(s, q.b, k, element(fb, std::clamp(eb + fb.bias, 0, top_b), 0, rng));
+  }
+  q.c = rng.below(2) ? (rng.below(2) ? 0x80000000u : 0u) : element(format_spec(FormatId::FP32), 0, 0, rng);
+}
+
+// Makes product k0 a power of two, 2^E, and adds a product of 2^(E - 24) in its fused group (k0 ^ 2
+// shares it in consecutive groups of 4 or more, k0 ^ 4 in sm_90's k mod 4 split): their FP32 sum
+// is a tie, which nearest-even breaks by the terms below it, so a small term that one F keeps and
+// the next cuts shows even where the large terms' own bits fit FP32.
+void add_tie(const InstructionSpec& s, MmaRecord& q, int k0, int ca, int cb, Rng& rng) {
+  const FormatSpec& fa = format_spec(s.a_format);
+  const FormatSpec& fb = format_spec(s.b_format);
+  const int top_a = static_cast<int>(fa.exponent_field_max()), top_b = static_cast<int>(fb.exponent_field_max());
+  const int ta = std::clamp(ca - 12, 1, top_a), tb = ca + cb - 24 - ta;  // biased: ta + tb = ca + cb - 24
+  if (ca < 1 || cb < 1 || tb < 1 || tb > top_b) return;
+  auto power = [](const FormatSpec& f, int field) { return static_cast<uint32_t>(field) << f.fraction_bits; };
+  const int k1 = k0 ^ (rng.below(2) ? 2 : 4);
+  set_element(s, q.a, k0, power(fa, ca)), set_element(s, q.b, k0, power(fb, cb));
+  set_element(s, q.a, k1, power(fa, ta)), set_element(s, q.b, k1, power(fb, tb));
+}
+
+// An alignment probe: one product and, d = 0..48 binades below it, a second product of its fused
+// group (k and k ^ 1 share one in every schedule) or C above it, where adjacent alignment widths F
+// part (a term's low bits just inside one F and cut by the next). Narrow formats' products span a
+// few bits, so random data rarely puts two terms that far apart (about 1 in 10^4).
+void fill_probe(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
+  const FormatSpec& fa = format_spec(s.a_format);
+  const FormatSpec& fb = format_spec(s.b_format);
+  const int k0 = static_cast<int>(rng.below(static_cast<uint64_t>(s.k))), d = static_cast<int>(rng.below(49));
+  // The large product high enough that the small one, d binades down, still exists where it can.
+  auto high = [&rng](const FormatSpec& f, int down) {
+    const int top = static_cast<int>(f.exponent_field_max()), low = std::min(down, top);
+    return low + static_cast<int>(rng.below(static_cast<uint64_t>(top - low + 1)));
+  };
+  const int ca = high(fa, d / 2), cb = high(fb, d - d / 2);
+  set_element(s, q.a, k0, element(fa, ca, 0, rng));
+  set_element(s, q.b, k0, element(fb, cb, 0, rng));
+  const FormatSpec& f32 = format_spec(FormatId::FP32);
+  if (s.k >= 2 && rng.below(2)) {  // the small term a product of the same group; C out of the way
+    set_element(s, q.a, k0 ^ 1, element(fa, std::max(ca - d / 2, 0), 0, rng));
+    set_element(s, q.b, k0 ^ 1, element(fb, std::max(cb - (d - d / 2), 0), 0, rng));
+    q.c = rng.below(2) ? 0u : element(f32, 0, 0, rng);
+    if (s.k >= 8 && rng.below(2)) add_tie(s, q, k0, ca, cb, rng);
+    return;
+  }
+  q.c = element(f32, std::clamp(ca - fa.bias + cb - fb.bias + 127 + d, 0, 254), 0, rng);
+}
+
+// Every product positive, of one exponent and a significand of at least 1.75: their sum carries
+// several bits past E, so a sum of F + 2 + log2(n) bits needs rounding to FP32 even where F < 23,
+// and toward-zero and nearest-even part on its last bits.
+void fill_carry(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
+  const FormatSpec& fa = format_spec(s.a_format);
+  const FormatSpec& fb = format_spec(s.b_format);
+  const int ca = static_cast<int>(rng.below(fa.exponent_field_max() + 1)), cb = static_cast<int>(rng.below(fb.exponent_field_max() + 1));
+  auto large = [&rng](const FormatSpec& f, int center) {
+    const uint32_t top_bits = f.fraction_bits >= 2 ? 3u << (f.fraction_bits - 2) : 0;
+    return (element(f, center, 0, rng) | top_bits) & ~static_cast<uint32_t>(f.sign_mask());
+  };
+  for (int k = 0; k < s.k; ++k) {
+    set_element(s, q.a, k, large(fa, ca));
+    set_element(s, q.b, k, large(fb, cb));
+  }
+  q.c = rng.below(2) ? 0u : element(format_spec(FormatId::FP32), std::clamp(ca - fa.bias + cb - fb.bias + 127, 0, 254), 0, rng) & 0x7FFFFFFFu;
+}
+
 void fill_float(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
+  if (rng.below(8) == 0) return fill_tiny(s, q, rng);
+  if (rng.below(8) == 0) return fill_carry(s, q, rng);
+  if (rng.below(4) == 0) return fill_probe(s, q, rng);
   const FormatSpec& fa = format_spec(s.a_format);
   const FormatSpec& fb = format_spec(s.b_format);
   const int density_choices[] = {1, 2, 3, 4, s.k / 4, s.k / 2, s.k};
@@ -33,12 +112,14 @@ void fill_float(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
   const int spread = spreads[rng.below(5)];
   const int ca = static_cast<int>(rng.below(fa.exponent_field_max() + 1)), cb = static_cast<int>(rng.below(fb.exponent_field_max() + 1));
   // Fractions of at most one bit make sums that land exactly on a rounding tie, where a term
-  // truncated far below decides the rounding.
-  const bool short_fraction = rng.below(3) == 0;
+  // truncated far below decides the rounding. Positive products (one in four) add up past E by
+  // the carries: sums wider than FP32, where toward-zero and nearest-even part even for F < 23.
+  const bool short_fraction = rng.below(3) == 0, positive = rng.below(4) == 0;
+  const uint32_t keep_a = positive ? ~fa.sign_mask() : ~0u, keep_b = positive ? ~fb.sign_mask() : ~0u;
   for (int n = 0; n < nonzero; ++n) {
     const int k = static_cast<int>(rng.below(static_cast<uint64_t>(s.k)));
-    set_element(s, q.a, k, element(fa, ca, spread, rng, short_fraction));
-    set_element(s, q.b, k, element(fb, cb, spread, rng, short_fraction));
+    set_element(s, q.a, k, element(fa, ca, spread, rng, short_fraction) & keep_a);
+    set_element(s, q.b, k, element(fb, cb, spread, rng, short_fraction) & keep_b);
   }
   if (s.k >= 2 && rng.below(4) == 0) {  // products k0 and k1 cancel exactly
     // k1 next to k0 half the time: a fused or exact group that sums to zero

@@ -42,6 +42,10 @@ struct Choice {
   size_t largest = SIZE_MAX;
 };
 
+// Whether to draw another pool for a split after `pools` in a row without one, in which
+// `answers` candidate answers were computed (SearchOptions::patience and split_budget).
+bool keep_looking(int pools, uint64_t answers, const SearchOptions& o) { return pools < o.patience || answers < o.split_budget; }
+
 Choice best_query(const InstructionSpec& interface, const std::vector<InstructionSpec>& candidates, Rng& rng, int pool) {
   Choice best;
   for (int i = 0; i < pool; ++i) {
@@ -127,13 +131,15 @@ Inference search(const InstructionSpec& interface, const Oracle& oracle, const S
   out.remaining = family(interface);
   record_pins(out.remaining, 0, {}, out.pins);  // dimensions the family itself fixes
   Rng rng(options.seed);
-  for (int stale = 0; out.remaining.size() > 1 && stale < options.patience;) {
+  uint64_t stale_answers = 0;  // candidate answers computed since the last split
+  for (int stale = 0; out.remaining.size() > 1 && keep_looking(stale, stale_answers, options);) {
     Choice c = best_query(interface, out.remaining, rng, options.pool);
     if (c.largest == out.remaining.size()) {
       ++stale;
+      stale_answers += static_cast<uint64_t>(options.pool) * out.remaining.size();
       continue;
     }
-    stale = 0;
+    stale = 0, stale_answers = 0;
     c.query.d = oracle(c.query);
     ++out.queries;
     out.asked.push_back(c.query);
@@ -171,9 +177,11 @@ Inference narrow(const InstructionSpec& interface, const std::vector<MmaRecord>&
     record_pins(out.remaining, out.queries, r, out.pins);
   }
   Rng rng(options.seed);
-  for (int step = 0; out.remaining.size() > 1 && !out.split && step < options.patience; ++step) {
+  uint64_t drawn_answers = 0;
+  for (int step = 0; out.remaining.size() > 1 && !out.split && keep_looking(step, drawn_answers, options); ++step) {
     Choice c = best_query(interface, out.remaining, rng, options.pool);
     if (c.largest < out.remaining.size()) out.split = c.query;
+    drawn_answers += static_cast<uint64_t>(options.pool) * out.remaining.size();
   }
   out.equivalent = out.remaining.size() > 1 && !out.split;
   out.seconds = seconds_since(start);

@@ -16,7 +16,12 @@ namespace ozref::infer {
 struct SearchOptions {
   uint64_t seed = 1;
   int pool = 32;        // queries drawn per step
-  int patience = 256;   // steps in a row without a splitting query before giving up
+  // The search gives up splitting the candidates left after `patience` pools in a row without a
+  // splitting query and `split_budget` candidate answers computed in them: with few candidates
+  // it draws many queries (2^18 for two), since two datapaths may part on one random query in
+  // 10^4 or fewer; with hundreds (members no data of the format tells apart) few pools.
+  int patience = 32;
+  uint64_t split_budget = uint64_t{1} << 19;
   uint64_t validate = 10000;  // fresh random queries the single survivor is checked on
 };
 
