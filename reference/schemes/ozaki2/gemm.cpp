@@ -77,8 +77,10 @@ void each_gemm(const Setup& s, const Arrays& in, size_t t, uint32_t* out, const 
         const size_t row = (q * terms + g) * s.kblocks + b;
         const std::string what = c ? label(s, t, q, g) + (s.kblocks > 1 ? ", K-block " + std::to_string(b) : "") : "";
         const ViolationKey at{t, row, 0};
-        if (x.wide) gemm_block<int16_t>(s, x, b, out + row * mn, c ? c + row * mn : nullptr, what, report, at);
-        else gemm_block<int8_t>(s, x, b, out + row * mn, c ? c + row * mn : nullptr, what, report, at);
+        uint32_t* to = out ? out + row * mn : nullptr;  // one of the two is null: no offset on it
+        const uint32_t* held = c ? c + row * mn : nullptr;
+        if (x.wide) gemm_block<int16_t>(s, x, b, to, held, what, report, at);
+        else gemm_block<int8_t>(s, x, b, to, held, what, report, at);
       }
     }
 }
