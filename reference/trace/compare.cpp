@@ -62,30 +62,34 @@ std::string element_text(DType dtype, const uint8_t* p) {
   return "?";
 }
 
-std::string index_text(const std::vector<size_t>& shape, size_t flat) {
+namespace {
+
+// The C-order index of element `flat` of an array of `shape`.
+std::vector<size_t> unravel(const std::vector<size_t>& shape, size_t flat) {
   std::vector<size_t> idx(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
     idx[d] = shape[d] ? flat % shape[d] : 0;
     flat = shape[d] ? flat / shape[d] : 0;
   }
+  return idx;
+}
+
+}  // namespace
+
+std::string index_text(const std::vector<size_t>& shape, size_t flat) {
+  const std::vector<size_t> idx = unravel(shape, flat);
   std::string s = "[";
   for (size_t d = 0; d < idx.size(); ++d) s += (d ? ", " : "") + std::to_string(idx[d]);
   return s + "]";
 }
 
 std::string named_index(const ArraySpec& spec, const std::vector<size_t>& shape, size_t flat) {
-  std::vector<const Axis*> axes;
-  for (const Axis& a : spec.axes)
-    if (!(a.squeeze_if_one && a.extent == 1)) axes.push_back(&a);
+  const std::vector<Axis> axes = spec.shown_axes();
   if (axes.size() < shape.size()) return index_text(shape, flat);
-  std::vector<size_t> idx(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    idx[d] = shape[d] ? flat % shape[d] : 0;
-    flat = shape[d] ? flat / shape[d] : 0;
-  }
+  const std::vector<size_t> idx = unravel(shape, flat);
   std::string s = "[";
   for (size_t d = 0; d < idx.size(); ++d) {
-    const Axis& a = *axes[d];
+    const Axis& a = axes[d];
     std::string name = a.symbol == "m" ? "i" : a.symbol == "n" ? "j" : a.symbol;
     if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) name.clear();
     s += d ? ", " : "";

@@ -6,17 +6,22 @@
 
 namespace ozref {
 
+std::vector<Axis> ArraySpec::shown_axes() const {
+  std::vector<Axis> out;
+  for (const Axis& a : axes)
+    if (!(a.squeeze_if_one && a.extent == 1)) out.push_back(a);
+  return out;
+}
+
 std::vector<size_t> ArraySpec::shape() const {
   std::vector<size_t> s;
-  for (const Axis& a : axes)
-    if (!(a.squeeze_if_one && a.extent == 1)) s.push_back(a.extent);
+  for (const Axis& a : shown_axes()) s.push_back(a.extent);
   return s;
 }
 
 std::string ArraySpec::symbolic() const {
   std::string s;
-  for (const Axis& a : axes)
-    if (!(a.squeeze_if_one && a.extent == 1)) s += (s.empty() ? "" : " x ") + a.symbol;
+  for (const Axis& a : shown_axes()) s += (s.empty() ? "" : " x ") + a.symbol;
   return s.empty() ? "1" : s;
 }
 

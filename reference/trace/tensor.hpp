@@ -32,6 +32,7 @@ struct ArraySpec {
   // leading axis. Empty: one leading row per batch (or the stage is not batched).
   std::vector<size_t> batch_rows;
 
+  std::vector<Axis> shown_axes() const;  // the axes a trace writes: squeezed ones left out
   std::vector<size_t> shape() const;  // the extents, squeezed axes left out
   std::string symbolic() const;      // "N x m x k"
   size_t elements() const;

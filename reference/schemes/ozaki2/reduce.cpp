@@ -4,15 +4,13 @@
 #include <algorithm>
 #include <string>
 
+#include "schemes/common/residue.hpp"
 #include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/parallel_check.hpp"
 
 namespace ozref::schemes::ozaki2 {
 
 namespace {
-
-// The balanced residue of x modulo mod, in [-(mod / 2), (mod - 1) / 2].
-int64_t balanced(int64_t x, int64_t mod) { return ((x % mod) + mod + mod / 2) % mod - mod / 2; }
 
 // An ozaki2-int8 kernel's K-blocks (one INT32 GEMM each, weight 1): the balanced residue of their
 // exact sum. No kernel's reduction arithmetic is modelled here; the residue is unique.
@@ -24,7 +22,7 @@ void reduce_kblocks(const Setup& s, size_t t, const uint32_t* c, int16_t* r) {
     const size_t q = at / mn, v = at % mn;
     int64_t sum = 0;
     for (size_t b = 0; b < s.kblocks; ++b) sum += static_cast<int32_t>(c[(q * s.kblocks + b) * mn + v]);
-    r[at] = static_cast<int16_t>(balanced(sum, mod));
+    r[at] = static_cast<int16_t>(balanced_residue(sum, mod));
   }
 }
 
@@ -69,7 +67,7 @@ std::string reduction_violation(const Setup& s, std::string_view stage, size_t t
   const std::string at = std::string(stage) + ".c[modulus " + std::to_string(mod) + product + ", i " + std::to_string(i) + ", j " + std::to_string(j) +
                          "]: found " + std::to_string(value);
   if (!integral) return at + ", but a GEMM output it reduces is not an integer";
-  const int64_t expected = balanced(sum, mod);
+  const int64_t expected = balanced_residue(sum, mod);
   const std::string of = output ? "gemm.c = " + std::to_string(*output) : s.kblocks > 1 ? "the sum of its K-blocks' GEMM outputs" : "the weighted sum of its GEMM outputs";
   return at + ", expected " + std::to_string(expected) + ", the balanced residue of " + of + " modulo " + std::to_string(mod) + " (in [" +
          std::to_string(low) + ", " + std::to_string(high) + "]): " + (value < low || value > high ? "outside the balanced range" : "not congruent to it");

@@ -107,7 +107,7 @@ std::string residue_violation(const Setup& s, bool columns, size_t t, size_t pl,
                          std::to_string(line) + ", k " + std::to_string(kk) + "]: found " + std::to_string(got);
   const std::string integer = columns ? "B'[" + std::to_string(kk) + ", " + std::to_string(line) + "]" : "A'[" + std::to_string(line) + ", " + std::to_string(kk) + "]";
   if (!finite) return at + ", but " + integer + " is not finite: it has no residue";
-  const int64_t expected = ((rem % m) + m + m / 2) % m - m / 2;
+  const int64_t expected = balanced_residue(rem, m);
   const std::string range = "[" + std::to_string(low) + ", " + std::to_string(high) + "]";
   const std::string value = s.S == 1 ? " = " + integer_text(x) : " (plane " + std::string(s.plane_name(pl)) + ")";  // a complex plane: no one double
   return at + ", expected " + std::to_string(expected) + ", the balanced residue of " + integer + value + " modulo " + std::to_string(m) +

@@ -18,13 +18,6 @@ std::string axis_index(const Axis& a, size_t at) {
   return name + " " + std::to_string(at) + " (" + a.symbol + ")";
 }
 
-std::vector<Axis> shape_axes(const ArraySpec& spec) {
-  std::vector<Axis> out;
-  for (const Axis& a : spec.axes)
-    if (!(a.squeeze_if_one && a.extent == 1)) out.push_back(a);
-  return out;
-}
-
 int64_t integer_at(DType t, const uint8_t* p) {
   switch (t) {
     case DType::I1: return *reinterpret_cast<const int8_t*>(p);
@@ -79,7 +72,7 @@ std::string difference_pattern(const Tensor& found, const Tensor& expected, cons
     const size_t total = found.elements() / words, differing = differing_integers(found, expected, words);
     return (differing == total ? "every one of " : std::to_string(differing) + " of ") + std::to_string(total) + " integers";
   }
-  const std::vector<Axis> axes = shape_axes(spec);
+  const std::vector<Axis> axes = spec.shown_axes();
   const std::vector<size_t>& shape = found.shape();
   const size_t size = dtype_size(found.dtype()), total = found.elements();
   std::vector<size_t> shared(shape.size());
