@@ -6,26 +6,9 @@
 
 #include "ozref/array.hpp"
 #include "ozref/metrics.hpp"
+#include "ozref/scheme_options.hpp"
 
 namespace ozref::api {
-
-// The scheme's options by the command's names; empty or 0: the scheme's default. A scheme
-// refuses (InputError) an option it does not take.
-struct SchemeOptions {
-  std::string arch = "ideal";  // the MMA model of the low-precision GEMMs
-  std::string op = {};         // the low-precision instruction (PTX op string)
-  std::string mode = {}, crt = {}, slicing = {}, accumulate = {};
-  size_t moduli = 0, slices = 0;
-  // ozaki2-int8: the kernel's own pairwise-coprime moduli (each 3..256) in place of --moduli.
-  std::vector<int64_t> moduli_list = {};
-  // cublas-fixedpoint@13.1: the mantissa bits, "23".."127" as text, as --mantissa-bits takes them
-  // or "dynamic" (the DYNAMIC control's count, from the inputs) or "dynamic:N"; and the K-block size
-  // (0: the fitted rule).
-  std::string mantissa_bits = {};
-  size_t kblock = 0;
-  // ozaki2-int8 complex runs: "3m" (empty: the default) or "gaussian" (two INT8 GEMMs per modulus).
-  std::string complex_product = {};
-};
 
 struct RunOptions {
   SchemeOptions scheme;

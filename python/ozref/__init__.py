@@ -19,7 +19,7 @@ from ._ozref import InputError
 from ._results import RunResult, StageReport
 
 __all__ = ["InputError", "GpuUnavailable", "RunResult", "StageReport", "exact", "check", "run", "mma", "instruction",
-           "instructions", "architectures", "schemes", "schema", "TraceWriter", "write_trace", "verify_stages", "verify_trace",
+           "instructions", "architectures", "schemes", "scheme_options", "schema", "TraceWriter", "write_trace", "verify_stages", "verify_trace",
            "lockstep", "fuzz", "testing"]
 
 
@@ -64,84 +64,77 @@ def check(A, B, C, *, threads: int = 0, at_least: Optional[float] = None, metric
                                     None if at_least is None else float(at_least), metric, _device(device)))
 
 
-def _mantissa_bits(value):
-    """cublas-fixedpoint@13.1's mantissa bits: None (not given), an integer, or the command's text;
-    the library checks the value (23..127, "dynamic" or "dynamic:N")."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
-        raise InputError(f"mantissa_bits: {_args._shown(value)} is not an integer")
-    return str(int(value))
+# The scheme options, each declared once in the library (include/ozref/scheme_options.hpp): name,
+# type, range, the schemes that take it and its help. scheme_options() shows them.
+_DECLARED = _json.loads(_ozref.scheme_option_declarations())
+_SCHEME_OPTIONS = ("arch",) + tuple(d["field"] for d in _DECLARED)
 
 
-def _moduli_list(value):
-    """A kernel's own moduli: None (not given) or a sequence of integers; the library checks them
-    (2..32 pairwise-coprime moduli in 3..256)."""
-    if value is None:
-        return []
+def scheme_options() -> list:
+    """Every scheme option run(), schema(), lockstep(), fuzz(), TraceWriter and verify_stages take
+    as a keyword: dicts of field (the keyword), name (the command's --name), type (text, count or
+    count-list), least and greatest (a count's range, or each list element's), schemes (those that
+    take it) and help. `arch` (the MMA model, every scheme) comes besides them."""
+    return [dict(d) for d in _DECLARED]
+
+
+def _text_option(value, name):
+    """A text option; cublas-fixedpoint@13.1's mantissa bits may also be given as an integer."""
+    if name == "mantissa_bits" and not isinstance(value, str):
+        if not _args._is_integer(value):
+            raise InputError(f"mantissa_bits: {_args._shown(value)} is not an integer")
+        return str(int(value))
+    return _args.text(value, name, False)
+
+
+def _count_option(value, d):
+    """A count option: an integer in its declared range."""
+    name, least, greatest = d["field"], d["least"], d["greatest"]
+    value = _args.count(value, name)
+    if not least <= value <= greatest:
+        raise InputError(f"{name}: {value} is not an integer in [{least}, {greatest}]")
+    return value
+
+
+def _count_list_option(value, d):
+    """A list option (moduli_list): a sequence of integers, each in its declared range."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise InputError(f"moduli_list: {value!r} is not a list of integers")
-    out = []
-    for m in value:
-        if isinstance(m, bool) or not isinstance(m, (int, _np.integer)) or m < 1:
-            raise InputError(f"moduli_list: {m!r} is not a positive integer")
-        out.append(int(m))
-    return out
+        raise InputError(f"{d['field']}: {_args._shown(value)} is not a list of integers")
+    return [_count_option(x, d) for x in value]
 
 
-def _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify, threads,
-                 dump, moduli_list=None):
-    moduli, slices, kblock = _args.count(moduli, "moduli"), _args.count(slices, "slices"), _args.count(kblock, "kblock")
-    t = _args.text
-    return _ozref.RunOptions(t(arch, "arch", False), t(op, "op"), t(mode, "mode"), t(crt, "crt"), t(slicing, "slicing"),
-                             t(accumulate, "accumulate"), moduli, slices, _mantissa_bits(mantissa_bits), kblock,
-                             t(complex_product, "complex_product"), t(verify, "verify"), _args.threads(threads),
-                             _args.path(dump, "dump"), _moduli_list(moduli_list))
-
-
-def run(scheme: str, A, B, *, arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None,
-        crt: Optional[str] = None, slicing: Optional[str] = None, accumulate: Optional[str] = None,
-        moduli: Optional[int] = None, slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None,
-        kblock: Optional[int] = None, complex_product: Optional[str] = None, verify: Optional[str] = None, threads: int = 0,
-        dump=None, moduli_list=None) -> RunResult:
-    """A scheme on the CPU emulator, every stage verified, as `ozref run --a A.npy --b B.npy`.
-    complex128 A and B make a complex run (complex_product: "3m" or, ozaki2-int8, "gaussian").
-    `dump`: a folder for the trace of every stage. `moduli_list` (ozaki2-int8): the kernel's own
-    pairwise-coprime moduli in place of `moduli`."""
-    options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, verify,
-                           threads, dump, moduli_list)
-    report, c, code = _ozref.run(_args.text(scheme, "scheme", False), _host_array(A, "argument A"), _host_array(B, "argument B"),
-                                 options)
-    return RunResult(_json.loads(report), c, code)
-
-
-def schema(scheme: str, m: int, n: int, k: int, *, complex: bool = False, arch: str = "ideal", op: Optional[str] = None,
-           mode: Optional[str] = None, crt: Optional[str] = None, slicing: Optional[str] = None, accumulate: Optional[str] = None,
-           moduli: Optional[int] = None, slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None,
-           kblock: Optional[int] = None, complex_product: Optional[str] = None, moduli_list=None) -> dict:
-    """What a trace of `scheme` holds for an m x k by k x n product, as `ozref schema --json`: every
-    stage in order with its arrays (name, dtype, shape, symbolic, meaning, allowed), what it reads,
-    its kind ("function", "choice", "rounding"), and the scheme's constants (moduli, P, CRT weights
-    as decimal strings, max_k)."""
-    options = _run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, complex_product, None,
-                           0, None, moduli_list)
-    return _json.loads(_ozref.schema(scheme, _args.count(m, "m"), _args.count(n, "n"), _args.count(k, "k"), options, bool(complex)))
-
-
-_SCHEME_OPTIONS = ("arch", "op", "mode", "crt", "slicing", "accumulate", "moduli", "slices", "mantissa_bits", "kblock",
-                   "complex_product", "moduli_list")
-
-
-def _scheme_options(options, verify=None, threads=0):
-    """A scheme's options given as keywords (those of run()), as the extension takes them."""
+def _scheme_options(options, verify=None, threads=0, dump=None):
+    """A scheme's options given as keywords (scheme_options() lists them), checked and passed to the
+    extension as the manifest's JSON."""
     unknown = sorted(set(options) - set(_SCHEME_OPTIONS))
     if unknown:
         raise InputError(f"unknown option {unknown[0]!r} (options: {', '.join(_SCHEME_OPTIONS)})")
-    o = {name: options.get(name) for name in _SCHEME_OPTIONS}
-    return _run_options(o["arch"] or "ideal", o["op"], o["mode"], o["crt"], o["slicing"], o["accumulate"], o["moduli"], o["slices"],
-                        o["mantissa_bits"], o["kblock"], o["complex_product"], verify, threads, None, o["moduli_list"])
+    given = {"arch": _args.text(options.get("arch", "ideal"), "arch", False)}
+    forms = {"text": lambda v, d: _text_option(v, d["field"]), "count": _count_option, "count-list": _count_list_option}
+    for d in _DECLARED:
+        value = options.get(d["field"])
+        if value is not None:
+            given[d["name"]] = forms[d["type"]](value, d)
+    return _ozref.RunOptions(_json.dumps(given), _args.text(verify, "verify"), _args.threads(threads), _args.path(dump, "dump"))
+
+
+def run(scheme: str, A, B, *, verify: Optional[str] = None, threads: int = 0, dump=None, **options) -> RunResult:
+    """A scheme on the CPU emulator, every stage verified, as `ozref run --a A.npy --b B.npy`.
+    complex128 A and B make a complex run. `dump`: a folder for the trace of every stage.
+    `options`: the scheme's options as keywords (arch="sm_90", moduli=14, mode="fast", ...; every
+    one with its help: scheme_options())."""
+    report, c, code = _ozref.run(_args.text(scheme, "scheme", False), _host_array(A, "argument A"), _host_array(B, "argument B"),
+                                 _scheme_options(options, verify, threads, dump))
+    return RunResult(_json.loads(report), c, code)
+
+
+def schema(scheme: str, m: int, n: int, k: int, *, complex: bool = False, **options) -> dict:
+    """What a trace of `scheme` holds for an m x k by k x n product, as `ozref schema --json`: every
+    stage in order with its arrays (name, dtype, shape, symbolic, meaning, allowed), what it reads,
+    its kind ("function", "choice", "rounding"), and the scheme's constants (moduli, P, CRT weights
+    as decimal strings, max_k). Options as run()'s keywords."""
+    return _json.loads(_ozref.schema(scheme, _args.count(m, "m"), _args.count(n, "n"), _args.count(k, "k"), _scheme_options(options),
+                                     bool(complex)))
 
 
 def _stage_arrays(stages):
@@ -225,16 +218,12 @@ def verify_trace(path, *, a=None, b=None, verify: Optional[str] = None, reproduc
 
 
 def lockstep(scheme: str, A, B, *, lockstep: str = "resync", gemm: str = "mma", fault: Optional[str] = None,
-             arch: str = "ideal", op: Optional[str] = None, mode: Optional[str] = None, crt: Optional[str] = None,
-             slicing: Optional[str] = None, accumulate: Optional[str] = None, moduli: Optional[int] = None,
-             slices: Optional[int] = None, mantissa_bits: Optional[Union[int, str]] = None, kblock: Optional[int] = None,
-             complex_product: Optional[str] = None, verify: Optional[str] = None, threads: int = 0, dump=None,
-             moduli_list=None) -> RunResult:
+             verify: Optional[str] = None, threads: int = 0, dump=None, **options) -> RunResult:
     """A scheme on the GPU twins of its stages and on the CPU, compared stage by stage, as
-    `ozref lockstep`. Raises GpuUnavailable (with the reason) where no GPU can be used."""
-    options = _ozref.LockstepOptions(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock,
-                                                  complex_product, verify, threads, dump, moduli_list),
-                                     _args.text(lockstep, "lockstep", False), _args.text(gemm, "gemm", False), _args.text(fault, "fault"))
+    `ozref lockstep`. Options as run()'s keywords. Raises GpuUnavailable (with the reason) where no
+    GPU can be used."""
+    options = _ozref.LockstepOptions(_scheme_options(options, verify, threads, dump), _args.text(lockstep, "lockstep", False),
+                                     _args.text(gemm, "gemm", False), _args.text(fault, "fault"))
     available, why_not, _, result = _ozref.lockstep(_args.text(scheme, "scheme", False), _host_array(A, "argument A"),
                                                     _host_array(B, "argument B"), options)
     if not available:
@@ -259,21 +248,18 @@ def _array_converter(array_type):
 def fuzz(subject, *, at_least: Optional[float] = None, metric: str = "maxnorm", properties: str = "", generators: str = "",
          seconds: float = 60.0, cases: int = 0, first_case: int = 0, seed: Optional[int] = None, max_m: int = 16,
          max_n: int = 16, max_k: int = 64, timeout: float = 10.0, shrink_seconds: float = 30.0, out=None, replay=None,
-         threads: int = 1, array_type: str = "numpy", arch: str = "ideal", op: Optional[str] = None,
-         mode: Optional[str] = None, crt: Optional[str] = None, slicing: Optional[str] = None,
-         accumulate: Optional[str] = None, moduli: Optional[int] = None, slices: Optional[int] = None,
-         mantissa_bits: Optional[Union[int, str]] = None, kblock: Optional[int] = None) -> dict:
+         threads: int = 1, array_type: str = "numpy", **options) -> dict:
     """Property-based testing of a GEMM against the exact product, with shrinking, as `ozref fuzz`
     (docs/fuzz.md). `subject`: a callable C = subject(A, B) on `array_type` arrays (numpy, torch or
-    cupy; it may return any of them), or a name as `ozref fuzz --subject` takes it (a scheme with its
-    options, "exact", "exec:CMD", "dlopen:LIB:SYMBOL"). Returns the report: report.json's when a
+    cupy; it may return any of them), or a name as `ozref fuzz --subject` takes it (a scheme, its
+    options as run()'s keywords; "exact", "exec:CMD", "dlopen:LIB:SYMBOL"). Returns the report: report.json's when a
     property failed (report["failed"] is True; the reproducer in `out` when given), else the summary."""
     o = _ozref.FuzzOptions()
     o.at_least, o.metric, o.properties, o.generators = at_least, metric, properties, generators
     o.seconds, o.cases, o.first_case, o.seed = seconds, cases, first_case, seed
     o.max_m, o.max_n, o.max_k, o.timeout, o.shrink_seconds = max_m, max_n, max_k, timeout, shrink_seconds
     o.out, o.replay, o.threads = _args.path(out, "out"), _args.path(replay, "replay"), _args.threads(threads)
-    o.set_scheme(_run_options(arch, op, mode, crt, slicing, accumulate, moduli, slices, mantissa_bits, kblock, None, None, 0, None))
+    o.set_scheme(_scheme_options(options))
     if callable(subject):
         convert = _array_converter(array_type)
         _, report = _ozref.fuzz_function(lambda a, b: _host_array(subject(convert(a), convert(b)), "the subject's C"), o)

@@ -24,13 +24,9 @@ py::tuple run_tuple(api::RunResult&& r) {
   return py::make_tuple(r.json, c, r.exit_code);
 }
 
-api::RunOptions run_options(const std::string& arch, const std::string& op, const std::string& mode, const std::string& crt,
-                            const std::string& slicing, const std::string& accumulate, size_t moduli, size_t slices,
-                            const std::string& mantissa_bits, size_t kblock, const std::string& complex_product, const std::string& verify,
-                            int threads, const std::string& dump, const std::vector<int64_t>& moduli_list) {
-  return {.scheme = {.arch = arch, .op = op, .mode = mode, .crt = crt, .slicing = slicing, .accumulate = accumulate, .moduli = moduli,
-                     .slices = slices, .moduli_list = moduli_list, .mantissa_bits = mantissa_bits, .kblock = kblock, .complex_product = complex_product},
-          .verify = verify, .threads = threads, .dump = dump};
+// `scheme_options`: the options as a manifest's JSON (the package builds it from the keywords).
+api::RunOptions run_options(const std::string& scheme_options, const std::string& verify, int threads, const std::string& dump) {
+  return {.scheme = api::scheme_options_from_json(scheme_options, "options"), .verify = verify, .threads = threads, .dump = dump};
 }
 
 py::tuple exact(const Array& a, const Array& b, int threads, const std::string& device) {
@@ -223,4 +219,5 @@ PYBIND11_MODULE(_ozref, m) {
   });
   m.def("architectures", &api::architectures);
   m.def("schemes", &api::schemes);
+  m.def("scheme_option_declarations", &api::scheme_option_declarations_json);
 }

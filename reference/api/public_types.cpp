@@ -71,12 +71,7 @@ SchemeInputs scheme_inputs_of(const ArrayRef& a, const ArrayRef& b) {
 }
 
 schemes::SchemeOptions scheme_options_of(const SchemeOptions& o, bool complex) {
-  schemes::SchemeOptions x;
-  x.arch = o.arch, x.op = o.op, x.mode = o.mode, x.crt = o.crt, x.slicing = o.slicing, x.accumulate = o.accumulate;
-  x.mantissa_bits = o.mantissa_bits, x.complex_product = o.complex_product;
-  x.moduli = o.moduli, x.slices = o.slices, x.kblock = o.kblock, x.complex = complex;
-  x.moduli_list = o.moduli_list;
-  return x;
+  return schemes::SchemeOptions(o, complex);
 }
 
 schemes::SchemeOptions kernel_scheme_options_of(const SchemeOptions& o, bool complex) {

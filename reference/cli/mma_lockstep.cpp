@@ -35,7 +35,7 @@ void refuse_scheme_options(const std::vector<std::string>& given) {
 int run_mma_lockstep(const LockstepArgs& args, std::ostream& out) {
   refuse_scheme_options(args.given);
   api::MmaLockstepOptions o;
-  o.op = args.run.op, o.arch = args.arch_given ? args.run.arch : "sm_90";
+  o.op = args.run.options.op, o.arch = args.arch_given ? args.run.options.arch : "sm_90";
   o.m = args.run.m, o.n = args.run.n, o.k = args.run.k, o.seed = args.run.seed, o.threads = args.run.threads, o.dump = args.run.dump;
   o.dist = mma::parse_operand_distribution(args.dist_given ? args.run.dist : "encodings");
   const api::MmaLockstep r = api::mma_lockstep(o);

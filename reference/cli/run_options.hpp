@@ -10,6 +10,8 @@
 
 namespace ozref::cli {
 
+// --arch and every declared scheme option (include/ozref/scheme_options.hpp), into `options`.
+void add_declared_scheme_options(CLI::App* verb, api::SchemeOptions& options);
 // The scheme, its options, the shape and --json (what ozref schema takes).
 void add_scheme_options(CLI::App* verb, const std::shared_ptr<RunArgs>& args);
 // add_scheme_options and the operands, the verification level and the threads.

@@ -42,13 +42,7 @@ void add_fuzz(CLI::App& app, Action& action) {
   auto args = std::make_shared<FuzzArgs>();
   CLI::App* verb = app.add_subcommand("fuzz", "property-based testing of a GEMM against the exact product, with shrinking (docs/fuzz.md)");
   verb->add_option("--subject", args->subject, "a scheme (gemmul8@2.0.14, ...), exact, exec:CMD or dlopen:LIB:SYMBOL[:rowmajor|colmajor]")->required();
-  RunArgs& s = args->scheme;
-  add_integer_option(verb, "--moduli", s.moduli, size_t{2}, size_t{64}, "a scheme's moduli (as ozref run)");
-  add_integer_option(verb, "--slices", s.slices, size_t{1}, size_t{64}, "a scheme's slices (as ozref run)");
-  add_integer_option(verb, "--kblock", s.kblock, size_t{1}, size_t{2147483647}, "ozaki2-int8: each GEMM's depth; cublas-fixedpoint@13.1: the scales' K block (as ozref run)");
-  for (auto [flag, target] : {std::pair{"--slicing", &s.slicing}, {"--accumulate", &s.accumulate}, {"--mantissa-bits", &s.mantissa_bits}, {"--arch", &s.arch},
-                              {"--op", &s.op}, {"--mode", &s.mode}, {"--crt", &s.crt}})
-    verb->add_option(flag, *target, std::string("a scheme's ") + (flag + 2) + " (as ozref run)");
+  add_declared_scheme_options(verb, args->scheme.options);  // a scheme subject's options, as ozref run takes them
   add_finite_option(verb, "--at-least", args->options.at_least.emplace(), 0, 1100, "accuracy: the floor in correct bits");
   verb->add_option("--metric", args->options.metric, "accuracy's metric: maxnorm or elementwise")->capture_default_str();
   verb->add_option("--property", args->options.properties, "comma-separated: accuracy, exactness, determinism, specials, no-crash (default: accuracy with --at-least, specials, no-crash)");

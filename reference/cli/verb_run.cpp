@@ -25,10 +25,10 @@ void print_report(std::ostream& out, const RunArgs& args, const SchemeRun& run) 
   const schemes::Scheme& s = run.scheme;
   const schemes::SchemeResult& r = run.result;
   if (args.json) {
-    out << json_text(run_json(s, args.arch, run.source, r, verify_name(run.verify))) << "\n";
+    out << json_text(run_json(s, args.options.arch, run.source, r, verify_name(run.verify))) << "\n";
     return;
   }
-  out << "ozref run: " << s.name << " on " << arch_of(s, args.arch) << ", " << s.m << "x" << s.n << "x" << s.k << " (" << run.source << "), options "
+  out << "ozref run: " << s.name << " on " << arch_of(s, args.options.arch) << ", " << s.m << "x" << s.n << "x" << s.k << " (" << run.source << "), options "
       << s.options.dump() << ", verify " << verify_name(run.verify) << "\n\n";
   print_stages(out, r, false);
   out << "\n  low-precision GEMMs: " << r.low_precision_gemms << "\n  exact (all stages verified, bound held): " << (r.exact ? "yes" : "NO")

@@ -6,11 +6,11 @@
 #include <functional>
 #include <optional>
 #include <ostream>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "ozref/fuzz.hpp"
+#include "ozref/scheme_options.hpp"
 
 namespace ozref::cli {
 
@@ -100,13 +100,8 @@ namespace ozref::cli {
 
 struct RunArgs {
   std::string scheme = "ozaki2-int8";
-  // The scheme's options; empty or 0: not given (the scheme's default). A scheme refuses the
-  // options it does not take.
-  size_t moduli = 0, slices = 0, kblock = 0;
-  std::vector<int64_t> moduli_list;  // --moduli-list 256,255,253
-  std::string accumulate, slicing, mode, crt, mantissa_bits, complex_product;
-  std::string arch = "ideal";
-  std::string op;      // low-precision instruction; empty: the architecture's first choice
+  // The scheme's options; not given: the scheme's default. A scheme refuses the options it does not take.
+  api::SchemeOptions options;
   size_t m = 128, n = 128, k = 1024;
   bool shape_given = false;  // --m, --n or --k on the command line (refused with --a/--b)
   std::string a, b;  // .npy inputs instead of generated ones

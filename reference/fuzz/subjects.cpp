@@ -4,21 +4,15 @@
 #include "fuzz/dlopen_subject.hpp"
 #include "fuzz/exec_subject.hpp"
 #include "fuzz/scheme_subject.hpp"
+#include "schemes/scheme_option_table.hpp"
 
 namespace ozref::fuzz {
 
 std::vector<std::string> option_words(const schemes::SchemeOptions& o) {
   std::vector<std::string> words;
-  auto text = [&](const char* flag, const std::string& value) {
-    if (!value.empty()) words.insert(words.end(), {flag, value});
-  };
-  auto count = [&](const char* flag, size_t value) {
-    if (value) words.insert(words.end(), {flag, std::to_string(value)});
-  };
-  if (o.arch != "ideal") text("--arch", o.arch);
-  text("--op", o.op), text("--mode", o.mode), text("--crt", o.crt), text("--slicing", o.slicing), text("--accumulate", o.accumulate);
-  text("--mantissa-bits", o.mantissa_bits);
-  count("--moduli", o.moduli), count("--slices", o.slices), count("--kblock", o.kblock);
+  if (o.arch != "ideal") words.insert(words.end(), {"--arch", o.arch});
+  for (const schemes::OptionDeclaration& d : schemes::scheme_option_declarations())
+    for (std::string& w : d.words(o)) words.push_back(std::move(w));
   return words;
 }
 

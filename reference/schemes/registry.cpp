@@ -8,6 +8,7 @@
 #include "schemes/int8_on_fp4/scheme.hpp"
 #include "schemes/ozaki1/scheme.hpp"
 #include "schemes/ozaki2/scheme.hpp"
+#include "schemes/scheme_option_table.hpp"
 
 namespace ozref::schemes {
 namespace {
@@ -61,35 +62,12 @@ Scheme cublas_fixedpoint_entry(const SchemeOptions& x, size_t m, size_t n, size_
   return cublas_fixedpoint_scheme(cublas_mantissa_bits(x.mantissa_bits), x.kblock, m, n, k);
 }
 
-template <typename T>
-T field(const nlohmann::json& j, const char* key, const std::string& where, bool (nlohmann::json::*is)() const noexcept, const char* type) {
-  if (!(j.at(key).*is)()) throw InputError(where + ": option \"" + key + "\" must be " + type);
-  return j.at(key).get<T>();
-}
-
-std::vector<int64_t> moduli_list_field(const nlohmann::json& list, const std::string& where) {
-  std::vector<int64_t> out;
-  if (list.is_array())
-    for (const auto& m : list) {
-      if (!m.is_number_unsigned()) break;
-      out.push_back(m.get<int64_t>());
-    }
-  if (!list.is_array() || out.size() != list.size())
-    throw InputError(where + ": option \"moduli-list\" must be a list of positive integers");
-  return out;
-}
-
 }  // namespace
 
 nlohmann::json SchemeOptions::to_json() const {
   nlohmann::json j = {{"arch", arch}};
-  for (auto [key, value] : {std::pair{"op", &op}, {"mode", &mode}, {"crt", &crt}, {"slicing", &slicing}, {"accumulate", &accumulate},
-                             {"mantissa-bits", &mantissa_bits}, {"complex-product", &complex_product}})
-    if (!value->empty()) j[key] = *value;
-  if (moduli) j["moduli"] = moduli;
-  if (!moduli_list.empty()) j["moduli-list"] = moduli_list;
-  if (slices) j["slices"] = slices;
-  if (kblock) j["kblock"] = kblock;
+  for (const OptionDeclaration& d : scheme_option_declarations())
+    if (d.given(*this)) j[d.name] = d.value(*this);
   if (complex) j["complex"] = true;
   return j;
 }
@@ -97,49 +75,46 @@ nlohmann::json SchemeOptions::to_json() const {
 SchemeOptions SchemeOptions::from_json(const nlohmann::json& j, const std::string& where) {
   if (!j.is_object()) throw InputError(where + ": \"options\" must be an object");
   SchemeOptions o;
-  for (const auto& item : j.items()) {
-    const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture one in a lambda
-    const std::pair<const char*, std::string*> texts[] = {{"arch", &o.arch}, {"op", &o.op}, {"mode", &o.mode}, {"crt", &o.crt},
-                                                          {"slicing", &o.slicing}, {"accumulate", &o.accumulate},
-                                                          {"mantissa-bits", &o.mantissa_bits}, {"complex-product", &o.complex_product}};
-    const auto text = std::find_if(std::begin(texts), std::end(texts), [&](const auto& t) { return key == t.first; });
-    if (text != std::end(texts)) *text->second = field<std::string>(j, text->first, where, &nlohmann::json::is_string, "a string");
-    else if (key == "moduli") o.moduli = field<size_t>(j, "moduli", where, &nlohmann::json::is_number_unsigned, "a positive integer");
-    else if (key == "moduli-list") o.moduli_list = moduli_list_field(j.at(key), where);
-    else if (key == "slices") o.slices = field<size_t>(j, "slices", where, &nlohmann::json::is_number_unsigned, "a positive integer");
-    else if (key == "kblock") o.kblock = field<size_t>(j, "kblock", where, &nlohmann::json::is_number_unsigned, "a positive integer");
-    else if (key == "complex") o.complex = field<bool>(j, "complex", where, &nlohmann::json::is_boolean, "true or false");
-    else throw InputError(where + ": unknown option \"" + key + "\"");
+  for (const auto& [key, value] : j.items()) {
+    if (key == "arch" || key == "complex") {
+      if (key == "arch" ? !value.is_string() : !value.is_boolean())
+        throw InputError(where + ": option \"" + key + "\" must be " + (key == "arch" ? "a string" : "true or false"));
+      if (key == "arch") o.arch = value.get<std::string>();
+      else o.complex = value.get<bool>();
+    } else if (const OptionDeclaration* d = find_scheme_option(key)) {
+      d->set(o, value, where);
+    } else {
+      throw InputError(where + ": unknown option \"" + key + "\"");
+    }
   }
   return o;
 }
 
 std::vector<std::string> SchemeOptions::given() const {
   std::vector<std::string> names;
-  const nlohmann::json all = to_json();
-  for (const auto& [key, value] : all.items())
-    if (key != "arch" && key != "complex") names.push_back(key);
+  for (const OptionDeclaration& d : scheme_option_declarations())
+    if (d.given(*this)) names.push_back(d.name);
   return names;
 }
 
 const std::vector<SchemeEntry>& scheme_registry() {
   using namespace std::placeholders;
   static const std::vector<SchemeEntry> all = {
-      {"ozaki2-int8", "Ozaki scheme II on INT8 (GEMMul8's moduli; 3M or Gaussian-moduli complex)", {"op", "moduli", "moduli-list", "kblock", "mode", "crt", "complex-product"}, true,
+      {"ozaki2-int8", "Ozaki scheme II on INT8 (GEMMul8's moduli; 3M or Gaussian-moduli complex)", true,
        std::bind(ozaki2_entry, Ozaki2Variant::Int8, _1, _2, _3, _4)},
-      {"ozaki2-fp8", "Ozaki scheme II on FP8 e4m3 (square and Karatsuba moduli; 3M complex)", {"op", "moduli", "mode", "crt"}, true,
+      {"ozaki2-fp8", "Ozaki scheme II on FP8 e4m3 (square and Karatsuba moduli; 3M complex)", true,
        std::bind(ozaki2_entry, Ozaki2Variant::Fp8, _1, _2, _3, _4)},
-      {"ozaki2-fp4", "Ozaki scheme II on FP4 e2m1 (two-limb base-13 moduli; 3M complex)", {"op", "moduli", "mode", "crt"}, true,
+      {"ozaki2-fp4", "Ozaki scheme II on FP4 e2m1 (two-limb base-13 moduli; 3M complex)", true,
        std::bind(ozaki2_entry, Ozaki2Variant::Fp4, _1, _2, _3, _4)},
-      {"rare", "fp64-emu's Ozaki-II on INT8 with correction GEMMs", {"op", "moduli", "crt"}, false,
+      {"rare", "fp64-emu's Ozaki-II on INT8 with correction GEMMs", false,
        std::bind(ozaki2_entry, Ozaki2Variant::Rare, _1, _2, _3, _4)},
-      {"ozaki1-int8", "Ozaki scheme I on INT8 (ozIMMU or cuBLAS-style slices; 4M complex)", {"slices", "slicing", "accumulate"}, true,
+      {"ozaki1-int8", "Ozaki scheme I on INT8 (ozIMMU or cuBLAS-style slices; 4M complex)", true,
        std::bind(ozaki1_entry, false, _1, _2, _3, _4)},
-      {"ozaki1-fp4", "Ozaki scheme I on FP4 e2m1 (base-13 digits; 4M complex)", {"slices", "accumulate"}, true,
+      {"ozaki1-fp4", "Ozaki scheme I on FP4 e2m1 (base-13 digits; 4M complex)", true,
        std::bind(ozaki1_entry, true, _1, _2, _3, _4)},
-      {"int8-on-fp4", "an INT8 GEMM reproduced by nine FP4 GEMMs", {"op"}, false, int8_on_fp4_entry},
-      {kGemmul8Scheme, "GEMMul8 v2.0.14's INT8 FP64 emulation (RIKEN-RCCS, 71296f9), bit for bit", {"moduli", "mode"}, false, gemmul8_entry},
-      {kCublasFixedpointScheme, "cuBLAS 13.1's fixed-point FP64 emulation (INT8 slices, per-K-block scales), bit for bit", {"mantissa-bits", "kblock"},
+      {"int8-on-fp4", "an INT8 GEMM reproduced by nine FP4 GEMMs", false, int8_on_fp4_entry},
+      {kGemmul8Scheme, "GEMMul8 v2.0.14's INT8 FP64 emulation (RIKEN-RCCS, 71296f9), bit for bit", false, gemmul8_entry},
+      {kCublasFixedpointScheme, "cuBLAS 13.1's fixed-point FP64 emulation (INT8 slices, per-K-block scales), bit for bit",
        false, cublas_fixedpoint_entry},
   };
   return all;
@@ -156,8 +131,9 @@ const SchemeEntry& find_scheme(const std::string& name) {
 
 Scheme build_scheme(const std::string& name, const SchemeOptions& options, size_t m, size_t n, size_t k) {
   const SchemeEntry& e = find_scheme(name);
+  const std::vector<std::string> takes = options_taken_by(e.name);
   for (const std::string& option : options.given())
-    if (std::find(e.takes.begin(), e.takes.end(), option) == e.takes.end())
+    if (std::find(takes.begin(), takes.end(), option) == takes.end())
       throw InputError(name + " takes no --" + option);
   if (options.complex && !e.complex) {
     std::string with;

@@ -1,5 +1,6 @@
-// The registry of schemes: for each, its name, what it is, the options it takes, whether it has a
-// complex form, and how to resolve it for one run. `ozref run`, `ozref verify-trace`, the fuzzers
+// The registry of schemes: for each, its name, what it is, whether it has a complex form, and how to
+// resolve it for one run (the options each takes are declared with the options themselves,
+// include/ozref/scheme_options.hpp). `ozref run`, `ozref verify-trace`, the fuzzers
 // and the benchmarks build their schemes here; a trace's manifest records the options so that the
 // same scheme can be rebuilt from it.
 #pragma once
@@ -10,17 +11,12 @@
 
 #include "schemes/pipeline/block_frame.hpp"
 #include "schemes/pipeline/scheme.hpp"
+#include "ozref/scheme_options.hpp"
 
 namespace ozref::schemes {
 
-// A scheme run's options by their command-line names; empty or 0: not given (the scheme's default).
-struct SchemeOptions {
-  std::string arch = "ideal";
-  std::string op, mode, crt, slicing, accumulate;
-  std::string mantissa_bits;  // cublas-fixedpoint@13.1: "23".."127", "dynamic" or "dynamic:N" (scheme.hpp)
-  std::string complex_product;  // ozaki2-int8 complex runs: "3m" (the default) or "gaussian"
-  size_t moduli = 0, slices = 0, kblock = 0;
-  std::vector<int64_t> moduli_list;  // ozaki2-int8: a kernel's own moduli (schemes/ozaki2/moduli_list.hpp)
+// A scheme run's options (include/ozref/scheme_options.hpp), and what a run adds to them.
+struct SchemeOptions : api::SchemeOptions {
   bool complex = false;
   // Not an option: the block of C a distributed run computes (the ozaki2 schemes take it).
   BlockFrame block;
@@ -36,12 +32,13 @@ struct SchemeOptions {
   static SchemeOptions from_json(const nlohmann::json& j, const std::string& where);
   // The names of the options given besides arch and complex ("moduli", "mode", ...).
   std::vector<std::string> given() const;
+  SchemeOptions() = default;
+  explicit SchemeOptions(const api::SchemeOptions& o, bool is_complex = false) : api::SchemeOptions(o), complex(is_complex) {}
 };
 
 struct SchemeEntry {
   std::string name;
   std::string summary;
-  std::vector<std::string> takes;  // the options it takes besides arch
   bool complex = false;            // a complex (--complex) form exists
   std::function<Scheme(const SchemeOptions&, size_t m, size_t n, size_t k)> build;
 };

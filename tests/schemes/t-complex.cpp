@@ -98,7 +98,7 @@ TEST_CASE("complex: ozref run --complex reads and writes complex128 files", "[sc
   args.out = (dir / "c.npy").string();
   std::ostringstream out;
   for (const char* product : {"", "gaussian"}) {  // ozaki2-fp8's 3M, ozaki2-int8's Gaussian moduli
-    if (*product) args.scheme = "ozaki2-int8", args.complex_product = product;
+    if (*product) args.scheme = "ozaki2-int8", args.options.complex_product = product;
     INFO(args.scheme);
     REQUIRE(cli::run_run(args, out) == 0);
     const ComplexMatrix c = complex_from_npy(read_npy(args.out), args.out);
@@ -115,12 +115,12 @@ TEST_CASE("complex: ozref run --complex reads and writes complex128 files", "[sc
   }
   args.scheme = "ozaki2-fp8";
   CHECK_THROWS_WITH(cli::run_run(args, out), Catch::Contains("ozaki2-fp8 takes no --complex-product"));
-  args.complex_product = "4m", args.scheme = "ozaki2-int8";
+  args.options.complex_product = "4m", args.scheme = "ozaki2-int8";
   CHECK_THROWS_WITH(cli::run_run(args, out), Catch::Contains("unknown --complex-product '4m'"));
   cli::RunArgs real;  // a Gaussian product is a complex one
-  real.scheme = "ozaki2-int8", real.complex_product = "gaussian";
+  real.scheme = "ozaki2-int8", real.options.complex_product = "gaussian";
   CHECK_THROWS_WITH(cli::run_run(real, out), Catch::Contains("--complex-product gaussian is a complex ozaki2-int8 product"));
-  args.complex_product.clear();
+  args.options.complex_product.clear();
   args.scheme = "int8-on-fp4";
   CHECK_THROWS_WITH(cli::run_run(args, out), Catch::Contains("--complex is implemented for"));
   args.scheme = "rare";

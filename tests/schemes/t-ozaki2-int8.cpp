@@ -99,7 +99,7 @@ TEST_CASE("ozaki2-int8: traces are written, identical runs diff clean, a changed
     args.m = 12;
     args.n = 10;
     args.k = 64;
-    args.moduli = moduli;
+    args.options.moduli = moduli;
     args.dump = (dir / name).string();
     std::ostringstream out;
     REQUIRE(cli::run_run(args, out) == 0);
@@ -136,7 +136,7 @@ TEST_CASE("ozaki2: a trace's residues of B are (N, n, k) and its GEMM outputs th
     cli::RunArgs args;
     args.scheme = scheme;
     args.m = 5, args.n = 7, args.k = 33;
-    args.moduli = 4;
+    args.options.moduli = 4;
     args.dump = (dir / scheme).string();
     std::ostringstream out;
     REQUIRE(cli::run_run(args, out) == 0);
