@@ -2,7 +2,10 @@
 // arrays (fast scaling, the exact CRT; the GEMMs through cuBLASLt's INT8 GEMM and the reduce twin,
 // or through ozref's wgmma kernel with the reduction fused), against cuBLAS DGEMM, ZGEMM and
 // cuBLASLt's INT8 GEMM measured in the same process, on randn data. Each
-// figure is the median of 5 timed runs after a warm-up, from CUDA events. Accuracy: a 32 x 32
+// figure is the median of 5 timed runs after a warm-up, from CUDA events. Accuracy of the real runs:
+// every element of C against the exact product, computed once per size on the GPU
+// (whole_product_accuracy.hpp), in the max norm and element-wise; the table then names the fastest
+// run as accurate as DGEMM on both. Of every run, also a 32 x 32
 // block of C (rows and columns spread over the matrix) of each result, with those rows of A and
 // columns of B, is written as .npy files into the samples folder, for `ozref check` on any machine
 // (the exact product of a block needs no GPU): bench/gpu_accuracy.sh.
@@ -43,6 +46,7 @@
 #include "schemes/ozaki2/complex_product.hpp"
 #include "stages/ozaki2/crt_tables.hpp"
 #include "stages/ozaki2/twins.hpp"
+#include "whole_product_accuracy.hpp"
 
 using namespace ozref;
 using device::DeviceArray;
@@ -438,6 +442,19 @@ nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, Gem
   return {{"seconds", t}, {"tflops", flops / t * 1e-12}, {"x_cublas", reference_seconds / t}, {"stage_seconds", p.seconds}};
 }
 
+// The first `count` elements of a device array (the real part of the complex runs' arrays).
+std::vector<double> first_elements(const DeviceArray<double>& x, size_t count) {
+  std::vector<double> host(count);
+  OZREF_CUDA(cudaMemcpy(host.data(), x.get(), count * sizeof(double), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+bench::WholeProductAccuracy whole_product_accuracy(const DeviceArray<double>& a, const DeviceArray<double>& b, size_t n) {
+  Matrix<double> ha(n, n), hb(n, n);
+  ha.data = first_elements(a, n * n), hb.data = first_elements(b, n * n);
+  return bench::WholeProductAccuracy(ha, hb);
+}
+
 nlohmann::json bench_size(size_t n, const ModuliCounts& counts, const RunModuli& runs, cublasHandle_t blas, const std::string& samples, bool complex) {
   DeviceArray<double> a(2 * n * n), b(2 * n * n), c(2 * n * n);  // two parts, for the complex runs
   randn_kernel<<<device::blocks_for(2 * n * n), 256>>>(a.get(), 2 * n * n, 1);
@@ -452,15 +469,41 @@ nlohmann::json bench_size(size_t n, const ModuliCounts& counts, const RunModuli&
   j["dgemm_tflops"] = flops / j["dgemm_seconds"].get<double>() * 1e-12;
   const Sample sample(samples, a, b, n);
   sample.write(c, "dgemm");
+  const bench::WholeProductAccuracy whole = whole_product_accuracy(a, b, n);
+  j["exact_product_gpu_seconds"] = whole.exact_seconds();
+  j["accuracy_dgemm"] = whole.of(first_elements(c, n * n));
   bench_int8(n, j);
   for (size_t N : counts.standard) {
     Pipeline p(n, runs.at({n, N, false, false}), 1);
-    bench_both_paths(p, a.get(), b.get(), flops, j["dgemm_seconds"].get<double>(), "ozaki2_int8_" + std::to_string(N), j,
+    const std::string key = "ozaki2_int8_" + std::to_string(N);
+    bench_both_paths(p, a.get(), b.get(), flops, j["dgemm_seconds"].get<double>(), key, j,
                      [&](const Pipeline& run, const std::string& name) { sample.write(run.c, name); });
+    j["accuracy_" + key] = whole.of(first_elements(p.c, n * n));  // both paths' C, bit for bit (elements_differing_from_cublaslt_path)
   }
   if (complex) bench_complex(n, counts, runs, blas, a.get(), b.get(), j);
   return j;
 }
+// Both of a result's whole-product figures at least DGEMM's.
+bool as_accurate_as_dgemm(const nlohmann::json& accuracy, const nlohmann::json& dgemm) {
+  auto bits = [](const nlohmann::json& x, const char* metric) { return x[metric].is_null() ? INFINITY : x[metric].get<double>(); };
+  return bits(accuracy, "maxnorm") >= bits(dgemm, "maxnorm") && bits(accuracy, "elementwise") >= bits(dgemm, "elementwise");
+}
+
+// The fastest emulated DGEMM whose whole product is as accurate as DGEMM's on both metrics.
+void print_equal_accuracy(const nlohmann::json& j) {
+  double best = 0;
+  std::string which = "none of the moduli counts run";
+  for (const auto& [key, value] : j.items())
+    if (key.rfind("ozaki2_int8_", 0) == 0 && key.find("_3m_") == std::string::npos && key.find("_gaussian_") == std::string::npos) {
+      const std::string count = key.substr(12, key.find('_', 12) - 12);
+      if (as_accurate_as_dgemm(j["accuracy_ozaki2_int8_" + count], j["accuracy_dgemm"]) && value["tflops"].get<double>() > best)
+        best = value["tflops"].get<double>(), which = key;
+    }
+  if (best == 0) std::printf("        at DGEMM's accuracy (whole product, both metrics): %s reaches it\n", which.c_str());
+  else std::printf("        at DGEMM's accuracy (whole product, both metrics): %s, %.1f TF/s (%.2fx DGEMM)\n", which.c_str(), best,
+                   best / j["dgemm_tflops"].get<double>());
+}
+
 void print_table(const std::vector<nlohmann::json>& all) {
   std::printf("\n     n  DGEMM TF/s  INT8 TOP/s: cuBLASLt  wgmma  wgmma+reduce  mma.sync   ozaki2-int8 N path: TF/s (x DGEMM)\n");
   for (const auto& j : all) {
@@ -470,6 +513,11 @@ void print_table(const std::vector<nlohmann::json>& all) {
     for (const auto& [key, value] : j.items())
       if (key.rfind("ozaki2_int8_", 0) == 0)
         std::printf("        %-34s %7.1f TF/s (%.2fx cuBLAS)\n", key.c_str(), value["tflops"].get<double>(), value["x_cublas"].get<double>());
+    for (const auto& [key, value] : j.items())
+      if (key.rfind("accuracy_", 0) == 0)
+        std::printf("        %-34s correct bits over the whole product: max norm %s, element-wise %s\n", key.c_str(), value["maxnorm"].dump().c_str(),
+                    value["elementwise"].dump().c_str());
+    print_equal_accuracy(j);
     if (j.contains("zgemm_tflops")) std::printf("        ZGEMM %.1f TF/s\n", j["zgemm_tflops"].get<double>());
   }
 }

@@ -4,6 +4,7 @@
 // the queries that pinned each dimension as its evidence.
 #include <nlohmann/json.hpp>
 
+#include "cli/options.hpp"
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
 #include "infer/protocol.hpp"
@@ -70,7 +71,7 @@ int run_infer(const InferArgs& args, std::ostream& out) {
   options.validate = args.validate;
   infer::Inference r;
   if (!args.oracle.empty()) {
-    infer::ProcessOracle box(args.oracle);
+    infer::ProcessOracle box(args.oracle, args.oracle_timeout);
     r = infer::search(interface, [&box](const MmaRecord& q) { return box(q); }, options);
   } else {
     std::vector<MmaRecord> records;
@@ -90,6 +91,9 @@ void add_infer(CLI::App& app, Action& action) {
   CLI::App* verb = app.add_subcommand("infer", "identify an MMA's datapath from a black box's answers (docs/infer.md)");
   verb->add_option("--op", args->op, "the instruction (its operand formats and K come from the first built-in spec with it, or --like)")->required();
   verb->add_option("--oracle", args->oracle, "a command answering the line protocol (e.g. 'ozref serve --arch X --op OP')");
+  add_finite_option(verb, "--oracle-timeout", args->oracle_timeout, 0.001, 1e6,
+                    "seconds the oracle may take over one answer (and to exit once its input is closed) before it is killed: exit 2")
+      ->capture_default_str();
   verb->add_option("--records", args->records, "fixed MMA trace records instead of a black box (not adaptive)");
   verb->add_option("--like", args->like, "the spec (name or file) whose instruction gives the op's interface");
   verb->add_option("--out", args->out, "write the inferred spec file here (only when exactly one spec fits)");

@@ -192,6 +192,7 @@ void add_serve(CLI::App& app, Action& action);
 struct InferArgs {
   std::string op;
   std::string oracle;                // a command speaking the line protocol
+  double oracle_timeout = 10;        // seconds an answer may take
   std::vector<std::string> records;  // or fixed MMA trace records
   std::string like;                  // the spec that gives the op's interface (default: the first built-in)
   std::string out;                   // the inferred spec file

@@ -1,10 +1,17 @@
 #include "infer/oracle.hpp"
 
-#include <csignal>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <sstream>
+
 #include "common/error.hpp"
+#include "common/seconds_since.hpp"
 #include "infer/protocol.hpp"
 #include "mma/execute.hpp"
 
@@ -14,7 +21,27 @@ Oracle spec_oracle(const mma::InstructionSpec& spec) {
   return [spec](const MmaRecord& q) { return mma::execute(spec, {q.a, q.b, q.c, q.scale_a, q.scale_b}); };
 }
 
-ProcessOracle::ProcessOracle(const std::string& command) : command_(command) {
+namespace {
+
+// Waits for the process to end, up to `seconds`; false when it is still running.
+bool ended_within(pid_t pid, double seconds) {
+  for (const auto start = std::chrono::steady_clock::now();;) {
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) != 0) return true;
+    if (seconds_since(start) > seconds) return false;
+    usleep(10000);
+  }
+}
+
+std::string seconds_text(double seconds) {
+  std::ostringstream text;
+  text << seconds;
+  return text.str();
+}
+
+}  // namespace
+
+ProcessOracle::ProcessOracle(const std::string& command, double timeout_seconds) : command_(command), timeout_seconds_(timeout_seconds) {
   int to[2], from[2];
   if (pipe(to) != 0) throw InputError("--oracle " + quoted_excerpt(command) + ": cannot make a pipe");
   if (pipe(from) != 0) {
@@ -24,6 +51,7 @@ ProcessOracle::ProcessOracle(const std::string& command) : command_(command) {
   std::signal(SIGPIPE, SIG_IGN);  // an oracle that exits early is an error message, not a signal
   pid_ = fork();
   if (pid_ == 0) {
+    setpgid(0, 0);  // its own group: a timeout kills whatever the shell started too
     dup2(to[0], 0), dup2(from[1], 1);
     close(to[0]), close(to[1]), close(from[0]), close(from[1]);
     execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
@@ -34,29 +62,55 @@ ProcessOracle::ProcessOracle(const std::string& command) : command_(command) {
     close(to[1]), close(from[0]);
     throw InputError("--oracle " + quoted_excerpt(command) + ": cannot start a process");
   }
-  to_ = fdopen(to[1], "w");
-  from_ = fdopen(from[0], "r");
+  setpgid(pid_, pid_);  // also here: whichever of the two runs first
+  to_ = to[1], from_ = from[0];
 }
 
 ProcessOracle::~ProcessOracle() {
-  if (to_) fclose(to_);
-  if (from_) fclose(from_);
-  int status = 0;
-  if (pid_ > 0) waitpid(pid_, &status, 0);
+  if (to_ >= 0) close(to_);
+  if (from_ >= 0) close(from_);
+  if (pid_ > 0 && !ended_within(pid_, timeout_seconds_)) {
+    kill(-pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+}
+
+bool ProcessOracle::read_line(std::string& line, const std::string& who) {
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t newline; (newline = pending_.find('\n')) == std::string::npos;) {
+    pollfd ready = {from_, POLLIN, 0};
+    const double left = timeout_seconds_ - seconds_since(start);
+    if (left <= 0 || poll(&ready, 1, static_cast<int>(std::ceil(left * 1000))) == 0)
+      throw InputError(who + ": the oracle gave no answer within " + seconds_text(timeout_seconds_) + " s (--oracle-timeout)");
+    char buffer[4096];
+    const ssize_t n = read(from_, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      line = pending_;
+      pending_.clear();
+      return !line.empty();
+    }
+    pending_.append(buffer, static_cast<size_t>(n));
+  }
+  const size_t newline = pending_.find('\n');
+  line = pending_.substr(0, newline);
+  pending_.erase(0, newline + 1);
+  return true;
 }
 
 uint32_t ProcessOracle::operator()(const MmaRecord& query) {
   ++queries_;
   const std::string who = "--oracle " + quoted_excerpt(command_) + ", query " + std::to_string(queries_);
   const std::string line = format_query(query) + "\n";
-  if (fputs(line.c_str(), to_) == EOF || fflush(to_) != 0) throw InputError(who + ": the oracle stopped reading its input");
-  char* answer = nullptr;
-  size_t capacity = 0;
-  const ssize_t n = getline(&answer, &capacity, from_);
-  const std::string text = n > 0 ? std::string(answer, static_cast<size_t>(n)) : "";
-  free(answer);
-  if (n <= 0) throw InputError(who + ": the oracle closed its output without answering " + quoted_excerpt(format_query(query)));
-  return parse_answer(text.back() == '\n' ? text.substr(0, text.size() - 1) : text, who);
+  for (size_t written = 0; written < line.size();) {
+    const ssize_t n = write(to_, line.data() + written, line.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw InputError(who + ": the oracle stopped reading its input");
+    written += static_cast<size_t>(n);
+  }
+  std::string answer;
+  if (!read_line(answer, who)) throw InputError(who + ": the oracle closed its output without answering " + quoted_excerpt(format_query(query)));
+  return parse_answer(answer, who);
 }
 
 }  // namespace ozref::infer

@@ -3,7 +3,6 @@
 // (infer/protocol.hpp) on its standard input and output.
 #pragma once
 #include <cstdint>
-#include <cstdio>
 #include <functional>
 #include <string>
 #include <sys/types.h>
@@ -18,12 +17,14 @@ using Oracle = std::function<uint32_t(const MmaRecord& query)>;
 // The in-process black box: `spec`'s model (the spec is copied).
 Oracle spec_oracle(const mma::InstructionSpec& spec);
 
-// `command` run by /bin/sh, one query written per line and one answer read back. InputError naming
-// the command when it cannot start, closes its output, or answers something other than 8 hex
-// digits. The command's standard input is closed and the process waited for on destruction.
+// `command` run by /bin/sh in a process group of its own, one query written per line and one answer
+// read back. InputError naming the command when it cannot start, closes its output, answers
+// something other than 8 hex digits, or gives no answer within `timeout_seconds`. On destruction
+// its standard input is closed; a process still running `timeout_seconds` later is killed, with
+// its group, so that a hung black box never hangs ozref.
 class ProcessOracle {
  public:
-  explicit ProcessOracle(const std::string& command);
+  explicit ProcessOracle(const std::string& command, double timeout_seconds = 10);
   ~ProcessOracle();
   ProcessOracle(const ProcessOracle&) = delete;
   ProcessOracle& operator=(const ProcessOracle&) = delete;
@@ -32,10 +33,14 @@ class ProcessOracle {
   size_t queries() const { return queries_; }
 
  private:
+  // The next line of the oracle's output (without its newline); false at end of output.
+  bool read_line(std::string& line, const std::string& who);
+
   std::string command_;
+  double timeout_seconds_;
   pid_t pid_ = -1;
-  FILE* to_ = nullptr;
-  FILE* from_ = nullptr;
+  int to_ = -1, from_ = -1;
+  std::string pending_;  // what was read past the last line
   size_t queries_ = 0;
 };
 

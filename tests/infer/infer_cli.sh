@@ -50,4 +50,12 @@ grep -q "no spec of the family reproduces the black box" "$DIR/outside.txt" || f
 "$OZ" infer --op $OP --oracle true 2> "$DIR/err.txt"; rc=$?
 cat "$DIR/err.txt"
 [ $rc = 2 ] && grep -qE "closed its output|stopped reading its input" "$DIR/err.txt" || fail "a silent oracle: exit $rc"
-echo "infer_cli: 4 cases passed"
+# A black box that never answers (and ignores its closed input): exit 2 within the timeout, the
+# process group killed, nothing left running.
+start=$(date +%s)
+"$OZ" infer --op $OP --oracle "sleep 300; echo never" --oracle-timeout 0.5 2> "$DIR/err.txt"; rc=$?
+cat "$DIR/err.txt"
+[ $rc = 2 ] && grep -q "gave no answer within 0.5 s" "$DIR/err.txt" || fail "a hung oracle: exit $rc"
+[ $(( $(date +%s) - start )) -lt 30 ] || fail "a hung oracle held infer for $(( $(date +%s) - start )) s"
+! pgrep -f "sleep 300; echo never" > /dev/null || fail "the hung oracle is still running"
+echo "infer_cli: 5 cases passed"
