@@ -64,11 +64,23 @@ std::vector<FusedBlock> blocks(size_t terms_per_block, bool rounding_matters) {
   return out;
 }
 
+// AMD CDNA3's separate C stage (FusedBlock::c_stage_sum_bits): the products' sum floored to 31
+// fraction bits and C to 24 on the larger exponent (MMA-Sim, amd_fused_dot_add). It has no floor
+// (the products align on their own maximum), no FP16 conversion and no trailing FP32 add.
+void add_c_stage_members(const InstructionSpec& base, const std::vector<std::vector<int>>& schedule, const FusedBlock& block,
+                         std::vector<InstructionSpec>& out) {
+  if (block.fraction_bits == FusedBlock::kExact) return;
+  InstructionSpec s = base;
+  s.blocks = schedule, s.block = block, s.c_added_after = false, s.convert_to_fp16 = false;
+  s.block.c_stage_sum_bits = 31, s.block.c_stage_c_bits = 24;
+  out.push_back(s);
+}
+
 std::vector<InstructionSpec> float_family(const InstructionSpec& base) {
   std::vector<InstructionSpec> out;
   const bool narrow = format_spec(base.a_format).bits <= 8 && format_spec(base.b_format).bits <= 8;
   const size_t floors = floor_observable(base) ? std::size(kExponentFloors) : 1;
-  for (const auto& schedule : schedules(base.k))
+  for (const auto& schedule : schedules(base.k)) {
     for (const FusedBlock& block : blocks(schedule.front().size(), true))
       for (size_t floor = 0; floor < floors; ++floor)
         for (bool c_after : {false, true})
@@ -79,6 +91,9 @@ std::vector<InstructionSpec> float_family(const InstructionSpec& base) {
             s.block.exponent_floor = kExponentFloors[floor];
             out.push_back(s);
           }
+    // The C stage's rounding is always observable (its sum keeps 31 bits): every block, unpruned.
+    for (const FusedBlock& block : blocks(schedule.front().size(), false)) add_c_stage_members(base, schedule, block, out);
+  }
   return out;
 }
 
@@ -136,6 +151,8 @@ Dimensions dimensions(const InstructionSpec& s) {
   d.push_back({"output_fraction_bits", std::to_string(s.block.output_fraction_bits)});
   d.push_back({"exponent_floor", std::to_string(s.block.exponent_floor)});
   if (s.kind == mma::Kind::Float) {
+    d.push_back({"c_stage", s.block.c_stage_sum_bits ? "sum " + std::to_string(s.block.c_stage_sum_bits) + " bits, C " +
+                                                           std::to_string(s.block.c_stage_c_bits) + " bits, floored" : "none"});
     d.push_back({"c_added_after", s.c_added_after ? "true" : "false"});
     d.push_back({"convert_to_fp16", s.convert_to_fp16 ? "true" : "false"});
   } else {

@@ -39,6 +39,30 @@ void fill_tiny(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
   q.c = rng.below(2) ? (rng.below(2) ? 0x80000000u : 0u) : element(format_spec(FormatId::FP32), 0, 0, rng);
 }
 
+// Two products of one fused group (k and k ^ 1 share one in every schedule) and C zero: 2^-(150 - j),
+// on a rounding tie of FP32's subnormals kept to 23 - j fraction bits (j = 0 half the time, else
+// 0..15), and 2^-(134..180),
+// which one alignment
+// floor and width keep and the next cut, so that nearest-even breaks the tie by it (the floors
+// -132 and -133 part only on such terms). Where the products cannot reach that low (FP16, FP8):
+// fill_tiny.
+void fill_subnormal_tie(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
+  const FormatSpec& fa = format_spec(s.a_format);
+  const FormatSpec& fb = format_spec(s.b_format);
+  auto fields = [&](int exponent, int& field_a, int& field_b) {  // 2^exponent as two normal powers of two
+    field_a = exponent / 2 + fa.bias, field_b = exponent - exponent / 2 + fb.bias;
+    return field_a >= 1 && field_b >= 1 && field_a <= static_cast<int>(fa.exponent_field_max()) && field_b <= static_cast<int>(fb.exponent_field_max());
+  };
+  int a0, b0, a1, b1;
+  const int tie = -150 + (rng.below(2) ? 0 : static_cast<int>(rng.below(16)));  // mostly FP32's own grid
+  const int tiny = -134 - static_cast<int>(rng.below(47));
+  if (s.k < 2 || !fields(tie, a0, b0) || !fields(tiny, a1, b1)) return fill_tiny(s, q, rng);
+  const int k0 = static_cast<int>(rng.below(static_cast<uint64_t>(s.k)));
+  set_element(s, q.a, k0, static_cast<uint32_t>(a0) << fa.fraction_bits), set_element(s, q.b, k0, static_cast<uint32_t>(b0) << fb.fraction_bits);
+  set_element(s, q.a, k0 ^ 1, static_cast<uint32_t>(a1) << fa.fraction_bits), set_element(s, q.b, k0 ^ 1, static_cast<uint32_t>(b1) << fb.fraction_bits);
+  q.c = rng.below(2) ? 0x80000000u : 0u;
+}
+
 // Makes product k0 a power of two, 2^E, and adds a product of 2^(E - 24) in its fused group (k0 ^ 2
 // shares it in consecutive groups of 4 or more, k0 ^ 4 in sm_90's k mod 4 split): their FP32 sum
 // is a tie, which nearest-even breaks by the terms below it, so a small term that one F keeps and
@@ -102,6 +126,7 @@ void fill_carry(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
 
 void fill_float(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
   if (rng.below(8) == 0) return fill_tiny(s, q, rng);
+  if (rng.below(16) == 0) return fill_subnormal_tie(s, q, rng);
   if (rng.below(8) == 0) return fill_carry(s, q, rng);
   if (rng.below(4) == 0) return fill_probe(s, q, rng);
   const FormatSpec& fa = format_spec(s.a_format);

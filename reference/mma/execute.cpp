@@ -30,8 +30,8 @@ struct Specials {
     else if (v.cls == FloatClass::Infinity) (v.negative ? minus : plus) = true;
   }
   bool any() const { return nan || plus || minus; }
-  uint32_t result() const {
-    if (nan || (plus && minus)) return kCanonicalNaN;
+  uint32_t result(uint32_t nan_bits) const {
+    if (nan || (plus && minus)) return nan_bits;
     return plus ? 0x7F800000u : 0xFF800000u;
   }
 };
@@ -105,7 +105,7 @@ uint32_t execute_block_scaled(const InstructionSpec& s, const ElementOperands& x
     const int group_align = s.exact_group ? sa.align + sb.align : align + sa.align + sb.align;
     terms.push_back({negative, magnitude, lsb + sa.exponent + sb.exponent, group_align});
   }
-  if (sp.any()) return sp.result();
+  if (sp.any()) return sp.result(s.nan_bits);
   FusedBlock block = s.block;  // a zero group's scale exponent raises the alignment exponent
   block.exponent_floor = std::max(block.exponent_floor, zero_group_align);
   return fused_dot_add(terms, x.c, block);
@@ -137,7 +137,7 @@ uint32_t execute_float_decoded(const InstructionSpec& s, const DecodedElement* a
   Specials sp;
   sp.value(c);
   for (int k = 0; k < s.k; ++k) sp.product(a[k].v, b[k].v);
-  if (sp.any()) return sp.result();
+  if (sp.any()) return sp.result(s.nan_bits);
   uint32_t acc = s.c_added_after ? 0u : c;
   Term terms[64];
   for (const auto& block : s.blocks) {

@@ -26,6 +26,13 @@ struct FusedBlock {
   // E floored at -132 on A100 and Ada, -133 on H100 and B200). It shows only where products can
   // fall below 2^-126 (BF16, TF32, scaled blocks).
   int exponent_floor = -126;
+  // A separate C stage (AMD CDNA3, MMA-Sim's amd_fused_dot_add): the block's products alone are
+  // fused as above, aligned to their own largest exponent (no floor); then that sum and C are
+  // aligned to the larger of their two exponents, the sum floored (toward minus infinity) to
+  // `c_stage_sum_bits` and C to `c_stage_c_bits` fraction bits below it, added exactly and
+  // rounded once. 0: no such stage, C is one term of the fused block (NVIDIA).
+  int c_stage_sum_bits = 0;
+  int c_stage_c_bits = 24;
 };
 
 enum class Kind {
@@ -64,6 +71,9 @@ struct InstructionSpec {
   // in the alignment maximum through its scale exponents (MMA-Sim's reading), or is left out
   // like a zero product (docs/models.md, "Zero groups").
   bool zero_group_aligns = true;
+  // The FP32 NaN written when the result is NaN: 0x7FFFFFFF on NVIDIA's recorded hardware; the
+  // default quiet NaN 0x7FC00000 in ozref's AMD specs (MMA-Sim does not model NaN payloads).
+  uint32_t nan_bits = 0x7FFFFFFF;
   std::string evidence;  // where each parameter comes from (docs/models.md has the long form)
 };
 

@@ -49,4 +49,8 @@ std::string tcgen05_i8(bool a_signed, bool b_signed, bool satfinite) {
   return cat({"tcgen05.mma.cta_group::1.kind::i8", saturation(satfinite), ".", int8_type(a_signed), ".", int8_type(b_signed)});
 }
 
+std::string mfma(std::string_view shape, std::string_view type) {
+  return "v_mfma_f32_" + std::string(shape) + "_" + std::string(type);
+}
+
 }  // namespace ozref::mma::op_name

@@ -1,4 +1,4 @@
-// The PTX names of the modelled instructions, spelled in one place. Architecture specs, scheme
+// The PTX names of the modelled instructions (and AMD's ISA names), spelled in one place. Architecture specs, scheme
 // GEMMs, proofs, benchmarks and host-side probe tables build a name with these functions rather
 // than writing the string; device asm keeps its literal, since inline asm needs one.
 #pragma once
@@ -30,5 +30,7 @@ std::string tcgen05(std::string_view kind, std::string_view suffix = {});
 std::string tcgen05_f8f6f4(std::string_view type);
 // tcgen05.mma.cta_group::1.kind::i8[.satfinite].<a>.<b>
 std::string tcgen05_i8(bool a_signed, bool b_signed, bool satfinite = false);
+// AMD CDNA3: v_mfma_f32_<shape>_<t>, t = f16 or bf16, shape "32x32x8", "16x16x4_4b", ...
+std::string mfma(std::string_view shape, std::string_view type);
 
 }  // namespace ozref::mma::op_name

@@ -26,7 +26,7 @@ struct Registry {
 const Registry& registry() {
   static const Registry r = [] {
     Registry out;
-    const std::vector<ArchSpec> bases = {make_ideal(), make_sm_80(), make_sm_89(), make_sm_90(), make_sm_100(), make_sm_120()};
+    const std::vector<ArchSpec> bases = {make_ideal(), make_sm_80(), make_sm_89(), make_sm_90(), make_sm_100(), make_sm_120(), make_cdna3()};
     std::vector<ArchSpec> all = bases;
     for (ArchSpec& v : make_variants(bases)) all.push_back(std::move(v));
     for (ArchSpec& a : all) {

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "common/hex.hpp"
 #include "common/named_choice.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_file.hpp"
@@ -62,6 +63,11 @@ FusedBlock block_from_json(const json& j, const std::string& where) {
                                             {{"toward_zero", OutputRounding::TowardZero}, {"nearest_even", OutputRounding::NearestEven}});
   b.output_fraction_bits = bounded(j, "output_fraction_bits", 0, 23, where);
   b.exponent_floor = bounded(j, "exponent_floor", -1000, 1000, where);
+  if (j.contains("c_stage_sum_bits")) {  // absent: no separate C stage
+    b.c_stage_sum_bits = bounded(j, "c_stage_sum_bits", 1, 64, where);
+    b.c_stage_c_bits = bounded(j, "c_stage_c_bits", 1, b.c_stage_sum_bits, where);
+    if (b.fraction_bits == FusedBlock::kExact) throw InputError(where + ": a separate C stage needs finite fraction_bits");
+  }
   return b;
 }
 
@@ -89,6 +95,28 @@ void check_layout(const InstructionSpec& s, const std::string& where) {
     throw InputError(where + ": scale_format must be ue8m0 or ue4m3");
 }
 
+json block_to_json(const FusedBlock& b) {
+  json j = {{"fraction_bits", b.fraction_bits},
+            {"rounding", b.rounding == OutputRounding::TowardZero ? "toward_zero" : "nearest_even"},
+            {"output_fraction_bits", b.output_fraction_bits},
+            {"exponent_floor", b.exponent_floor}};
+  if (b.c_stage_sum_bits) j.update({{"c_stage_sum_bits", b.c_stage_sum_bits}, {"c_stage_c_bits", b.c_stage_c_bits}});
+  return j;
+}
+
+// The NaN an instruction writes, as 8 hex digits; absent from a file: NVIDIA's 7fffffff.
+constexpr uint32_t kDefaultNan = InstructionSpec{}.nan_bits;
+
+uint32_t nan_field(const json& j, const std::string& where) {
+  if (!j.contains("nan_bits")) return kDefaultNan;
+  const std::string text = typed<std::string>(j, "nan_bits", where);
+  const bool hex = text.size() == 8 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+  const uint32_t bits = hex ? static_cast<uint32_t>(std::stoul(text, nullptr, 16)) : 0;
+  if (!hex || (bits & 0x7F800000u) != 0x7F800000u || !(bits & 0x007FFFFFu))
+    throw InputError(where + ": field 'nan_bits' must be an FP32 NaN as 8 lower-case hex digits, got '" + text.substr(0, 40) + "'");
+  return bits;
+}
+
 }  // namespace
 
 json instruction_to_json(const InstructionSpec& s) {
@@ -99,11 +127,8 @@ json instruction_to_json(const InstructionSpec& s) {
   }
   j.update({{"a_format", format_name(s.a_format)}, {"b_format", format_name(s.b_format)},
             {"packing", packing_name(s.packing)}, {"convert_to_fp16", s.convert_to_fp16},
-            {"blocks", s.blocks}, {"c_added_after", s.c_added_after},
-            {"block", {{"fraction_bits", s.block.fraction_bits},
-                       {"rounding", s.block.rounding == OutputRounding::TowardZero ? "toward_zero" : "nearest_even"},
-                       {"output_fraction_bits", s.block.output_fraction_bits},
-                       {"exponent_floor", s.block.exponent_floor}}}});
+            {"blocks", s.blocks}, {"c_added_after", s.c_added_after}, {"block", block_to_json(s.block)}});
+  if (s.nan_bits != kDefaultNan) j["nan_bits"] = to_hex32(s.nan_bits);
   if (s.kind == Kind::BlockScaled)
     j.update({{"scale_block", s.scale_block}, {"scale_format", format_name(s.scale_format)},
               {"exact_group", s.exact_group}, {"zero_group_aligns", s.zero_group_aligns}});
@@ -132,6 +157,7 @@ InstructionSpec instruction_from_json(const json& j, const std::string& where) {
   s.blocks = typed<std::vector<std::vector<int>>>(j, "blocks", at);
   s.c_added_after = typed<bool>(j, "c_added_after", at);
   s.block = block_from_json(field(j, "block", at), at + " block");
+  s.nan_bits = nan_field(j, at);
   if (s.kind == Kind::BlockScaled) {
     s.scale_block = bounded(j, "scale_block", 1, 64, at);
     s.scale_format = format_field(j, "scale_format", at);

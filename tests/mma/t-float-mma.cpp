@@ -140,6 +140,26 @@ TEST_CASE("sm_90 f16 HMMA keeps 25 fraction bits after alignment and truncates t
   CHECK(mma::execute(ideal, {a, b, f32(1.0f), {}, {}}) == f32(1.0f + 0x1p-22f));
 }
 
+TEST_CASE("cdna3 f16 MFMA: products truncated on their own maximum, then the sum and C floored on the larger", "[mma]") {
+  // MMA-Sim's CDNA3 rule (mma/arch/cdna3.cpp), the outcomes derived by hand.
+  const auto& spec = mma::instruction(mma::arch("cdna3"), "v_mfma_f32_32x32x8_f16");
+  const auto& sm90 = mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  // One product 1 and C = -2^-30: the sum and C align on 2^0, C floored to 24 bits is -2^-24,
+  // so D = 1 - 2^-24. NVIDIA's fused block truncates C toward zero: D = 1.
+  const std::vector<uint8_t> one = halves({fp16(1.0)}, 8);
+  CHECK(mma::execute(spec, {one, one, f32(-0x1p-30f), {}, {}}) == f32(1.0f - 0x1p-24f));
+  CHECK(mma::execute(sm90, {halves({fp16(1.0)}, 16), halves({fp16(1.0)}, 16), f32(-0x1p-30f), {}, {}}) == f32(1.0f));
+  CHECK(mma::execute(spec, {one, one, f32(0x1p-30f), {}, {}}) == f32(1.0f));  // a positive one floors to 0
+  // Products -2^-24 and 2^-40 (2^-20 is an FP16 subnormal): aligned on 2^-24 they keep every bit,
+  // s = -2^-24 + 2^-40. With C = 1 + 3 * 2^-23 both align on 2^0; s floored to 31 bits is -2^-24
+  // (toward zero it would be -127 * 2^-31), so the sum 1 + 5 * 2^-24 is an FP32 tie, rounded to
+  // even: 1 + 2^-22.
+  const std::vector<uint8_t> a = halves({fp16(-0x1p-12), fp16(0x1p-20)}, 8), b = halves({fp16(0x1p-12), fp16(0x1p-20)}, 8);
+  CHECK(mma::execute(spec, {a, b, f32(1.0f + 3 * 0x1p-23f), {}, {}}) == f32(1.0f + 0x1p-22f));
+  // A NaN result is the default quiet NaN; 0 * inf is one.
+  CHECK(mma::execute(spec, {halves({0x7C00}, 8), halves({0}, 8), 0, {}, {}}) == 0x7FC00000u);
+}
+
 TEST_CASE("sm_90 fp8 wgmma keeps 13 bits, sm_90 fp8 mma.sync adds C after, to nearest", "[mma]") {
   const auto& wg = mma::instruction(mma::arch("sm_90"), "wgmma.mma_async.sync.aligned.m64nNk32.f32.e4m3.e4m3");
   const auto& ms = mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32");

@@ -12,5 +12,6 @@ ArchSpec make_sm_89();
 ArchSpec make_sm_90();
 ArchSpec make_sm_100();
 ArchSpec make_sm_120();
+ArchSpec make_cdna3();
 std::vector<ArchSpec> make_variants(const std::vector<ArchSpec>& bases);
 }  // namespace ozref::mma

@@ -73,6 +73,25 @@ std::vector<InstructionSpec> half_mma_sync(const FusedBlock& block, int parts, c
   return out;
 }
 
+std::vector<InstructionSpec> mfma_half(const FusedBlock& block, int group, const std::string& evidence) {
+  std::vector<InstructionSpec> out;
+  const std::pair<const char*, int> shapes[] = {{"32x32x8", 8}, {"16x16x16", 16}, {"32x32x4_2b", 4}, {"16x16x4_4b", 4}, {"4x4x4_16b", 4}};
+  for (FormatId f : {FormatId::FP16, FormatId::BF16})
+    for (const auto& [shape, k] : shapes) {
+      InstructionSpec s;
+      s.op = op_name::mfma(shape, f == FormatId::FP16 ? "f16" : "bf16");
+      s.k = k;
+      s.a_format = s.b_format = f;
+      s.packing = Packing::Half;
+      s.blocks = consecutive_blocks(k, group && k > group ? k / group : 1);
+      s.block = block;
+      s.nan_bits = 0x7FC00000;
+      s.evidence = evidence;
+      out.push_back(s);
+    }
+  return out;
+}
+
 std::vector<InstructionSpec> fp8_mma_sync(const FusedBlock& block, std::vector<std::vector<int>> blocks,
                                           bool convert_to_fp16, bool c_added_after,
                                           const std::string& evidence) {

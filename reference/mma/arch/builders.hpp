@@ -22,6 +22,9 @@ std::vector<InstructionSpec> fp8_mma_sync(const FusedBlock& block, std::vector<s
 std::vector<InstructionSpec> fp8_wgmma(const FusedBlock& block, const std::string& evidence);
 // wgmma.mma_async.sync.aligned.m64nNk32.s32.{s8,u8}.{s8,u8}: exact sum, wrapped.
 std::vector<InstructionSpec> int8_wgmma(const std::string& evidence);
+// AMD CDNA3's FP16/BF16 MFMA (v_mfma_f32_<shape>_{f16,bf16}, K = 4, 8 or 16): K in consecutive
+// groups of `group` (min(group, K); 0: one block), the default quiet NaN.
+std::vector<InstructionSpec> mfma_half(const FusedBlock& block, int group, const std::string& evidence);
 // Every instruction of every family with the ideal accumulator (exact sum, one RNE): the list of
 // ideal.cpp, and the op strings the other architectures draw from.
 FusedBlock ideal_block();

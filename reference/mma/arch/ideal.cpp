@@ -19,6 +19,7 @@ ArchSpec make_ideal() {
   add(build::int8_wgmma(why));
   add(build::f8f6f4(op_name::tcgen05_f8f6f4, exact, why));
   add(build::f8f6f4(op_name::mma_sync_f8f6f4, exact, why));
+  add(build::mfma_half(exact, 0, why));
   return a;
 }
 
