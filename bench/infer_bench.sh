@@ -4,7 +4,7 @@
 # Usage: bench/infer_bench.sh BUILD/ozref [ARCH...]   (default: every built-in spec without variants)
 set -eu
 OZ="$1"; shift
-ARCHS="${*:-ideal sm_80 sm_89 sm_90 sm_100 sm_120}"
+ARCHS="${*:-ideal sm_80 sm_89 sm_90 sm_100 sm_120 cdna3}"
 echo "| spec | op | family | queries | validated | seconds | result |"
 echo "|---|---|---|---|---|---|---|"
 for A in $ARCHS; do
