@@ -90,6 +90,8 @@ def _text_option(value, name):
 def _count_option(value, d):
     """A count option: an integer in its declared range."""
     name, least, greatest = d["field"], d["least"], d["greatest"]
+    if value is None:  # an element of a list (a keyword of None is not given)
+        raise InputError(f"{name}: None is not an integer")
     value = _args.count(value, name)
     if not least <= value <= greatest:
         raise InputError(f"{name}: {value} is not an integer in [{least}, {greatest}]")
@@ -109,7 +111,8 @@ def _scheme_options(options, verify=None, threads=0, dump=None):
     unknown = sorted(set(options) - set(_SCHEME_OPTIONS))
     if unknown:
         raise InputError(f"unknown option {unknown[0]!r} (options: {', '.join(_SCHEME_OPTIONS)})")
-    given = {"arch": _args.text(options.get("arch", "ideal"), "arch", False)}
+    arch = options.get("arch")
+    given = {"arch": "ideal" if arch is None else _args.text(arch, "arch", False)}
     forms = {"text": lambda v, d: _text_option(v, d["field"]), "count": _count_option, "count-list": _count_list_option}
     for d in _DECLARED:
         value = options.get(d["field"])

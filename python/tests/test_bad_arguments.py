@@ -27,7 +27,7 @@ CASES = [  # (what, call, the argument the message must name)
     ("exact device int", lambda: ozref.exact(BIG, BIG, device=1), "device"),
     ("check device None", lambda: ozref.check(BIG, BIG, BIG, device=None), "device"),
     ("run scheme int", lambda: ozref.run(7, BIG, BIG), "scheme"),
-    ("run arch None", lambda: ozref.run("ozaki2-int8", BIG, BIG, arch=None), "arch"),
+    ("run arch int", lambda: ozref.run("ozaki2-int8", BIG, BIG, arch=5), "arch"),
     ("run mode int", lambda: ozref.run("ozaki2-int8", BIG, BIG, mode=3), "mode"),
     ("run verify list", lambda: ozref.run("ozaki2-int8", BIG, BIG, verify=["full"]), "verify"),
     ("run moduli 2^70", lambda: ozref.run("ozaki2-int8", BIG, BIG, moduli=2**70), "moduli"),

@@ -27,7 +27,7 @@ def test_a_keyword_reaches_the_scheme_as_the_flag_does(ozref_cli, tmp_path):
     rng = np.random.default_rng(7)
     A, B = rng.standard_normal((5, 40)), rng.standard_normal((40, 3))
     np.save(tmp_path / "a.npy", A), np.save(tmp_path / "b.npy", B)
-    r = ozref.run("ozaki2-int8", A, B, moduli=9, mode="fast", kblock=16, verify="none", threads=1)
+    r = ozref.run("ozaki2-int8", A, B, moduli=9, mode="fast", kblock=16, verify="none", threads=1, arch=None, crt=None)
     code, out, err = ozref_cli("run", "--moduli", 9, "--mode", "fast", "--kblock", 16, "--a", tmp_path / "a.npy", "--b",
                                tmp_path / "b.npy", "--out", tmp_path / "c.npy", "--verify", "none", "--threads", 1)
     assert code == 0, err
@@ -41,6 +41,8 @@ def test_a_keyword_reaches_the_scheme_as_the_flag_does(ozref_cli, tmp_path):
     ({"kblock": 2**31}, r"^kblock: 2147483648 is not an integer in \[1, 2147483647\]$"),
     ({"moduli_list": "256,255"}, r"^moduli_list: '256,255' is not a list of integers$"),
     ({"moduli_list": [256, 0]}, r"^moduli_list: 0 is not a positive integer$"),
+    ({"moduli_list": [256, None]}, r"^moduli_list: None is not an integer$"),
+    ({"arch": 5}, r"^arch: expected a string, got int 5$"),
     ({"mode": 3}, r"^mode: expected a string, got int 3$"),
     ({"modes": "fast"}, r"^unknown option 'modes' \(options: arch, op, moduli, "),
     ({"slices": 3}, r"ozaki2-int8 takes no --slices"),

@@ -1,6 +1,7 @@
 #include "mma/execute.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <vector>
 
@@ -132,8 +133,38 @@ DecodedElement decode_element(const InstructionSpec& s, FormatId format, uint32_
   return {v, v.exponent + f->fraction_bits};
 }
 
+int bit_length(u128 x) {
+  const auto high = static_cast<uint64_t>(x >> 64);
+  return high ? 64 + static_cast<int>(std::bit_width(high)) : static_cast<int>(std::bit_width(static_cast<uint64_t>(x)));
+}
+
+// AMD's chain (FusedBlock::c_stage_sum_bits, MMA-Sim's amd_fused_dot_add): special values are
+// settled group by group, with the running FP32 sum as the group's C, and a finite product of
+// 2^128 or more counts as an infinity of its sign.
+uint32_t execute_c_stage(const InstructionSpec& s, const DecodedElement* a, const DecodedElement* b, uint32_t c) {
+  uint32_t acc = c;
+  Term terms[64];
+  for (const auto& block : s.blocks) {
+    Specials sp, huge;
+    sp.value(acc);
+    size_t count = 0;
+    for (int k : block) {
+      sp.product(a[k].v, b[k].v);
+      if (!a[k].v.is_finite() || !b[k].v.is_finite()) continue;
+      terms[count] = product_term(a[k], b[k]);
+      const Term& t = terms[count++];
+      if (t.magnitude && t.lsb + bit_length(t.magnitude) - 1 >= 128) (t.negative ? huge.minus : huge.plus) = true;
+    }
+    if (sp.any()) acc = sp.result(s.nan_bits);
+    else if (huge.any()) acc = huge.result(s.nan_bits);
+    else acc = fused_dot_add(std::span<const Term>(terms, count), acc, s.block);
+  }
+  return acc;
+}
+
 uint32_t execute_float_decoded(const InstructionSpec& s, const DecodedElement* a, const DecodedElement* b, uint32_t c) {
   if (s.k > 64) throw std::logic_error(s.op + ": instruction K above 64 is not supported by the FP core");
+  if (s.block.c_stage_sum_bits) return execute_c_stage(s, a, b, c);
   Specials sp;
   sp.value(c);
   for (int k = 0; k < s.k; ++k) sp.product(a[k].v, b[k].v);

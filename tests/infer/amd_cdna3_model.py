@@ -6,8 +6,10 @@ The rule: K in consecutive groups of min(8, K), each group's FP32 result the nex
 group, the nonzero products a*b (exact; a subnormal operand keeps its format's least exponent) are
 aligned on the largest product exponent ea + eb and each is truncated toward zero to 24 fraction
 bits below it; their sum and C are then aligned on the larger of the two exponents, the sum floored
-to 31 fraction bits and C to 24; the two are added and rounded to FP32, nearest-even. NaN operands,
-0 * inf and inf - inf give NaN (written 7fc00000), other infinities their sign.
+to 31 fraction bits and C to 24; the two are added and rounded to FP32, nearest-even. Special values
+are settled group by group, with the running sum as C: NaN operands, 0 * inf and inf - inf give NaN
+(written 7fc00000), other infinities their sign, and a finite product of 2^128 or more (BF16) counts
+as an infinity of its sign.
 
   python3 amd_cdna3_model.py                serve the line protocol (docs/infer.md) on stdin/stdout
   python3 amd_cdna3_model.py check OZREF N  N random queries against `OZREF serve --arch cdna3`
@@ -87,15 +89,11 @@ def group_result(products, c):
     return to_fp32(total * Fraction(2) ** top)
 
 
-def execute(op, a_hex, b_hex, c_bits):
-    k = int(re.search(r"x(\d+)(?:_\d+b)?_b?f16$", op).group(1))
-    exponent_bits, fraction_bits = FORMATS[op.rsplit("_", 1)[1]]
-    least = 2 - (1 << (exponent_bits - 1))
-    a = [decode(int(a_hex[4 * i:4 * i + 4], 16), exponent_bits, fraction_bits) for i in range(k)]
-    b = [decode(int(b_hex[4 * i:4 * i + 4], 16), exponent_bits, fraction_bits) for i in range(k)]
-    c, c_kind = decode(c_bits, 8, 23)
+def special(pairs, c, c_kind):
+    """The group's special result (NaN, or an infinity) as bits, or None: NaN operands, 0 * inf and
+    inf - inf give NaN; a finite product of 2^128 or more counts as an infinity of its sign."""
     nan, plus, minus = c_kind == "nan", c_kind == "inf" and c > 0, c_kind == "inf" and c < 0
-    for (x, kx), (y, ky) in zip(a, b):
+    for (x, kx), (y, ky) in pairs:
         if "nan" in (kx, ky) or ("inf" in (kx, ky) and (x == 0 and kx == "finite" or y == 0 and ky == "finite")):
             nan = True
         elif "inf" in (kx, ky):
@@ -104,15 +102,34 @@ def execute(op, a_hex, b_hex, c_bits):
         return NAN
     if plus or minus:
         return 0x7F800000 if plus else 0xFF800000
+    huge = [x * y for (x, _), (y, _) in pairs if abs(x * y) >= Fraction(2) ** 128]
+    if huge:
+        return NAN if max(huge) > 0 > min(huge) else (0x7F800000 if huge[0] > 0 else 0xFF800000)
+    return None
+
+
+def group_of(a, b, acc, least):
+    """One group of the chain: its special result, or its fused sum with the running sum as C."""
+    c, c_kind = decode(acc, 8, 23)
+    settled = special(list(zip(a, b)), c, c_kind)
+    if settled is not None:
+        return settled
+    products = [(x / Fraction(2) ** exponent_of(x, least) * y / Fraction(2) ** exponent_of(y, least),
+                 exponent_of(x, least) + exponent_of(y, least)) if x != 0 and y != 0 else (0, 0)
+                for (x, _), (y, _) in zip(a, b)]
+    return group_result(products, c)
+
+
+def execute(op, a_hex, b_hex, c_bits):
+    k = int(re.search(r"x(\d+)(?:_\d+b)?_b?f16$", op).group(1))
+    exponent_bits, fraction_bits = FORMATS[op.rsplit("_", 1)[1]]
+    least = 2 - (1 << (exponent_bits - 1))
+    a = [decode(int(a_hex[4 * i:4 * i + 4], 16), exponent_bits, fraction_bits) for i in range(k)]
+    b = [decode(int(b_hex[4 * i:4 * i + 4], 16), exponent_bits, fraction_bits) for i in range(k)]
     acc = c_bits
     group = min(8, k)
     for g in range(0, k, group):
-        if acc & 0x7F800000 == 0x7F800000:
-            break
-        products = [(x / Fraction(2) ** exponent_of(x, least) * y / Fraction(2) ** exponent_of(y, least),
-                     exponent_of(x, least) + exponent_of(y, least)) if x != 0 and y != 0 else (0, 0)
-                    for (x, _), (y, _) in zip(a[g:g + group], b[g:g + group])]
-        acc = group_result(products, decode(acc, 8, 23)[0])
+        acc = group_of(a[g:g + group], b[g:g + group], acc, least)
     return acc
 
 
@@ -142,11 +159,16 @@ def check(ozref, count):
     # Hand-derived cases (tests/mma/t-float-mma.cpp derives them): a tiny negative C floored to
     # -2^-24 (1 - 2^-24, where NVIDIA's truncation gives 1), a tiny positive one dropped, and the
     # products' sum floored onto an FP32 tie (truncation toward zero would round up instead).
-    zero7 = "0000" * 7
+    # BF16 products of 2^128 count as infinities (+inf; +inf and -inf: NaN), and a group that
+    # overflowed to +inf meets a -inf operand in the next group: NaN.
+    zero7, zero6 = "0000" * 7, "0000" * 6
     queries = [("v_mfma_f32_32x32x8_f16", "3c00" + zero7, "3c00" + zero7, 0xB0800000),
                ("v_mfma_f32_32x32x8_f16", "3c00" + zero7, "3c00" + zero7, 0x30800000),
-               ("v_mfma_f32_32x32x8_f16", "8c000010" + "0000" * 6, "0c000010" + "0000" * 6, 0x3F800003)]
-    derived = [0x3F7FFFFF, 0x3F800000, 0x3F800002]
+               ("v_mfma_f32_32x32x8_f16", "8c000010" + zero6, "0c000010" + zero6, 0x3F800003),
+               ("v_mfma_f32_32x32x8_bf16", "7f007f00" + zero6, "4000bf80" + zero6, 0),
+               ("v_mfma_f32_32x32x8_bf16", "7f007f00" + zero6, "4000c000" + zero6, 0),
+               ("v_mfma_f32_16x16x16_bf16", "7f00" * 8 + "ff80" + zero7, "3f80" * 9 + zero7, 0)]
+    derived = [0x3F7FFFFF, 0x3F800000, 0x3F800002, 0x7F800000, NAN, NAN]
     for _ in range(count):
         op = rng.choice(ops)
         k = int(re.search(r"x(\d+)(?:_\d+b)?_b?f16$", op).group(1))

@@ -158,6 +158,18 @@ TEST_CASE("cdna3 f16 MFMA: products truncated on their own maximum, then the sum
   CHECK(mma::execute(spec, {a, b, f32(1.0f + 3 * 0x1p-23f), {}, {}}) == f32(1.0f + 0x1p-22f));
   // A NaN result is the default quiet NaN; 0 * inf is one.
   CHECK(mma::execute(spec, {halves({0x7C00}, 8), halves({0}, 8), 0, {}, {}}) == 0x7FC00000u);
+  // BF16: a finite product of 2^128 counts as +inf (2^127 * 2 next to 2^127 * -1), two opposite
+  // ones make NaN; and a group that overflowed to +inf meets a -inf operand in the next: NaN.
+  const auto& bf16 = mma::instruction(mma::arch("cdna3"), "v_mfma_f32_32x32x8_bf16");
+  CHECK(mma::execute(bf16, {halves({0x7F00, 0x7F00}, 8), halves({0x4000, 0xBF80}, 8), 0, {}, {}}) == 0x7F800000u);
+  CHECK(mma::execute(bf16, {halves({0x7F00, 0x7F00}, 8), halves({0x4000, 0xC000}, 8), 0, {}, {}}) == 0x7FC00000u);
+  const auto& bf16_k16 = mma::instruction(mma::arch("cdna3"), "v_mfma_f32_16x16x16_bf16");
+  std::vector<uint8_t> chain_a = halves({}, 16), chain_b = halves({}, 16);
+  for (int k = 0; k < 9; ++k) {
+    const uint16_t x = k < 8 ? 0x7F00 : 0xFF80;  // 2^127 eight times (their sum overflows), then -inf
+    chain_a[2 * k] = uint8_t(x >> 8), chain_a[2 * k + 1] = uint8_t(x), chain_b[2 * k] = 0x3F, chain_b[2 * k + 1] = 0x80;
+  }
+  CHECK(mma::execute(bf16_k16, {chain_a, chain_b, 0, {}, {}}) == 0x7FC00000u);
 }
 
 TEST_CASE("sm_90 fp8 wgmma keeps 13 bits, sm_90 fp8 mma.sync adds C after, to nearest", "[mma]") {
