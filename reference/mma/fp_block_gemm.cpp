@@ -403,7 +403,7 @@ bool fp_block_gemm_applies(const InstructionSpec& s) {
   if (s.kind == Kind::Integer || !byte_fp8_or_fp4(s.a_format) || !byte_fp8_or_fp4(s.b_format)) return false;
   if (s.block.fraction_bits == FusedBlock::kExact) return false;
   if (s.block.exponent_floor < -126) return false;  // a zero C counts as 2^floor: the lanes take C's -126
-  if (s.block.c_stage_sum_bits || s.nan_bits != InstructionSpec{}.nan_bits) return false;  // AMD's datapath: the chain only
+  if (s.block.c_stage_sum_bits || s.nan_bits != kCanonicalNaN) return false;  // AMD's datapath: the chain only
   if (s.kind == Kind::BlockScaled && s.exact_group)  // groups of E2M1 products, summed in FP64
     return s.a_format == FormatId::E2M1 && s.b_format == FormatId::E2M1 && s.k / s.exact_group <= 4 &&
            s.scale_block % s.exact_group == 0 && s.block.fraction_bits <= 38 && s.blocks.size() == 1 && !s.c_added_after;

@@ -24,6 +24,4 @@ uint32_t fused_dot_add(std::span<const Term> terms, uint32_t c_bits, const Fused
 // The IEEE FP32 sum x + y, rounded to nearest-even (NaN as 0x7FFFFFFF, as the GPU's FADD gives).
 uint32_t fp32_add_nearest(uint32_t x, uint32_t y);
 
-constexpr uint32_t kCanonicalNaN = 0x7FFFFFFF;
-
 }  // namespace ozref::mma

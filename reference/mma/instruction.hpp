@@ -3,6 +3,7 @@
 // any instruction sequence the compiler really emits (docs/architecture.md, principle 2). Each architecture's
 // list lives in its own file under mma/arch/, with the evidence for every parameter.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@
 namespace ozref::mma {
 
 enum class OutputRounding { TowardZero, NearestEven };
+
+// The NaN NVIDIA's recorded hardware writes (and its FP32 FADD): an instruction's default.
+constexpr uint32_t kCanonicalNaN = 0x7FFFFFFF;
 
 // One fused dot-add block: all its products (exact, with exponent ea + eb, not renormalised) and
 // its accumulator are aligned to the largest exponent, each term is truncated toward zero to
@@ -73,7 +77,7 @@ struct InstructionSpec {
   bool zero_group_aligns = true;
   // The FP32 NaN written when the result is NaN: 0x7FFFFFFF on NVIDIA's recorded hardware; the
   // default quiet NaN 0x7FC00000 in ozref's AMD specs (MMA-Sim does not model NaN payloads).
-  uint32_t nan_bits = 0x7FFFFFFF;
+  uint32_t nan_bits = kCanonicalNaN;
   std::string evidence;  // where each parameter comes from (docs/models.md has the long form)
 };
 

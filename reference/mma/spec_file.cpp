@@ -105,10 +105,8 @@ json block_to_json(const FusedBlock& b) {
 }
 
 // The NaN an instruction writes, as 8 hex digits; absent from a file: NVIDIA's 7fffffff.
-constexpr uint32_t kDefaultNan = InstructionSpec{}.nan_bits;
-
 uint32_t nan_field(const json& j, const std::string& where) {
-  if (!j.contains("nan_bits")) return kDefaultNan;
+  if (!j.contains("nan_bits")) return kCanonicalNaN;
   const std::string text = typed<std::string>(j, "nan_bits", where);
   const bool hex = text.size() == 8 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
   const uint32_t bits = hex ? static_cast<uint32_t>(std::stoul(text, nullptr, 16)) : 0;
@@ -128,7 +126,7 @@ json instruction_to_json(const InstructionSpec& s) {
   j.update({{"a_format", format_name(s.a_format)}, {"b_format", format_name(s.b_format)},
             {"packing", packing_name(s.packing)}, {"convert_to_fp16", s.convert_to_fp16},
             {"blocks", s.blocks}, {"c_added_after", s.c_added_after}, {"block", block_to_json(s.block)}});
-  if (s.nan_bits != kDefaultNan) j["nan_bits"] = to_hex32(s.nan_bits);
+  if (s.nan_bits != kCanonicalNaN) j["nan_bits"] = to_hex32(s.nan_bits);
   if (s.kind == Kind::BlockScaled)
     j.update({{"scale_block", s.scale_block}, {"scale_format", format_name(s.scale_format)},
               {"exact_group", s.exact_group}, {"zero_group_aligns", s.zero_group_aligns}});
