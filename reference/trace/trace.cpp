@@ -44,7 +44,10 @@ void require_replaceable(const Folder& parent, const std::string& name, const st
     if (errno == ENOENT) return;
     throw InputError(who + ": cannot write there: " + std::strerror(errno));
   }
-  if (!S_ISDIR(st.st_mode)) throw InputError(who + ": is " + non_regular_kind(st.st_mode) + std::string(", not a folder"));
+  if (!S_ISDIR(st.st_mode)) {
+    const char* kind = non_regular_kind(st.st_mode);  // nullptr for a regular file
+    throw InputError(who + ": is " + (kind ? kind : "a file") + ", not a folder");
+  }
   const std::shared_ptr<const Folder> old = parent.subfolder(name, false);
   struct stat manifest {};
   if (::fstatat(old->fd(), "manifest.json", &manifest, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(manifest.st_mode)) return;

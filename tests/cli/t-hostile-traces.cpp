@@ -203,6 +203,10 @@ TEST_CASE("hostile traces: a dump replaces only a trace folder or an empty one",
   const std::string note = ws.file("mine/notes.txt", "keep me");
   require_refusal(dump(mine, 1), "run", "holds files but no manifest.json");
   CHECK(ws.names() == std::vector<std::string>{"mine"});
+  // A plain file as the target (fuzz_cli found this crashing): refused by name, the file kept.
+  require_refusal(dump(note, 1), "run", "is a file, not a folder");
+  std::ifstream kept(note);
+  CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) == "keep me");
   fs::create_directories(ws.path("empty"));
   CHECK(dump(ws.path("empty"), 1).code == 0);
   // A link as the target: the folder it points to gets the trace, the link stays.
