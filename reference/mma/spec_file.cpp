@@ -8,6 +8,7 @@
 #include "io/atomic_file.hpp"
 #include "io/input_file.hpp"
 #include "io/json_text.hpp"
+#include "io/mma_trace.hpp"
 
 namespace ozref::mma {
 namespace {
@@ -107,11 +108,9 @@ json block_to_json(const FusedBlock& b) {
 // The NaN an instruction writes, as 8 hex digits; absent from a file: NVIDIA's 7fffffff.
 uint32_t nan_field(const json& j, const std::string& where) {
   if (!j.contains("nan_bits")) return kCanonicalNaN;
-  const std::string text = typed<std::string>(j, "nan_bits", where);
-  const bool hex = text.size() == 8 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
-  const uint32_t bits = hex ? static_cast<uint32_t>(std::stoul(text, nullptr, 16)) : 0;
-  if (!hex || (bits & 0x7F800000u) != 0x7F800000u || !(bits & 0x007FFFFFu))
-    throw InputError(where + ": field 'nan_bits' must be an FP32 NaN as 8 lower-case hex digits, got '" + text.substr(0, 40) + "'");
+  const uint32_t bits = word_from_hex(typed<std::string>(j, "nan_bits", where), where + ": field 'nan_bits'");
+  if ((bits & 0x7F800000u) != 0x7F800000u || !(bits & 0x007FFFFFu))
+    throw InputError(where + ": field 'nan_bits' must be an FP32 NaN, got " + to_hex32(bits));
   return bits;
 }
 

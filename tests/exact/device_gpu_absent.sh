@@ -1,8 +1,8 @@
 #!/bin/sh
-# `ozref exact --device gpu` and `ozref check --device gpu` without a usable GPU: exit 77 and one
-# line saying why, before any input is read (the inputs here do not exist). Where a GPU is
-# present the verbs go on to read the inputs (exit 2): this test then skips (77), and
-# device/exact_gpu_tests.sh is the GPU's test.
+# `ozref exact --device gpu` and `ozref check --device gpu`, never skipped: without a usable GPU,
+# exit 77 and one line saying why, before any input is read (the inputs here do not exist); with
+# one, the verbs go on and refuse the missing output folder or input by name, exit 2
+# (device/exact_gpu_tests.sh tests the GPU's product itself).
 ozref="$1"
 for verb in exact check; do
   if [ "$verb" = exact ]; then
@@ -11,10 +11,12 @@ for verb in exact check; do
     out=$("$ozref" check --a /nonexistent/a.npy --b /nonexistent/b.npy --c /nonexistent/c.npy --device gpu 2>&1)
   fi
   rc=$?
-  if [ "$rc" -ne 77 ]; then
-    echo "ozref $verb --device gpu exited $rc: a GPU is present, this test is for machines without one"
-    exit 77
+  if [ "$rc" -eq 2 ]; then  # a GPU is present
+    printf '%s\n' "$out" | grep -q "/nonexistent/" || { echo "exit 2 without naming the missing path: $out"; exit 1; }
+    echo "ozref $verb --device gpu with a GPU: exit 2 naming the missing path: $out"
+    continue
   fi
+  [ "$rc" -eq 77 ] || { echo "ozref $verb --device gpu exited $rc: $out"; exit 1; }
   lines=$(printf '%s\n' "$out" | wc -l)
   printf '%s\n' "$out" | grep -Eq "^ozref $verb: .+; --device gpu needs an sm_90, sm_100 or sm_120 GPU \(nothing was run\)$" || { echo "unexpected: $out"; exit 1; }
   [ "$lines" -eq 1 ] || { echo "$lines lines, not one: $out"; exit 1; }

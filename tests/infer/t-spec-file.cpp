@@ -97,4 +97,13 @@ TEST_CASE("spec files: --arch FILE resolves through mma::arch, and bad files nam
   bad = j;
   bad["instructions"][8].erase("c_added_after");
   refused("missing.json", bad.dump(), "c_added_after");
+  bad = j;
+  bad["instructions"][8]["nan_bits"] = "7f800000";  // infinity, not a NaN
+  refused("nan.json", bad.dump(), "field 'nan_bits' must be an FP32 NaN, got 7f800000");
+  bad["instructions"][8]["nan_bits"] = "7fc0";
+  refused("nan-short.json", bad.dump(), "field 'nan_bits' must be 8 hex digits");
+  bad = j;
+  bad["instructions"][8]["block"]["c_stage_sum_bits"] = 31;
+  bad["instructions"][8]["block"]["c_stage_c_bits"] = 40;  // C's width past the sum's
+  refused("c-stage.json", bad.dump(), "c_stage_c_bits");
 }
