@@ -25,8 +25,10 @@ std::vector<uint8_t> padded(const std::vector<uint8_t>& x, size_t rows, size_t k
 
 // The model's output: K padded with zeros to the instruction's K, C +0.
 std::vector<uint32_t> model_output(const mma::InstructionSpec& s, const MmaLockstepOptions& o, const MmaLockstep& r) {
+  // Named: GemmOperands holds spans, which must not view temporaries.
+  const std::vector<uint8_t> a = padded(r.a, o.m, o.k, r.k_model), b = padded(r.b, o.n, o.k, r.k_model);
   mma::GemmOperands x;
-  x.m = o.m, x.n = o.n, x.k = r.k_model, x.a = padded(r.a, o.m, o.k, r.k_model), x.b = padded(r.b, o.n, o.k, r.k_model);
+  x.m = o.m, x.n = o.n, x.k = r.k_model, x.a = a, x.b = b;
   return mma::gemm(s, x, {.threads = o.threads});
 }
 
