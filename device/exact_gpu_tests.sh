@@ -2,7 +2,7 @@
 # The exact product on the GPU (docs/exact.md, "On the GPU"): `ozref exact --device gpu` against the
 # CPU's `ozref exact`, byte for byte, on every data class (randn, phi, exponent spans of 2^+-300 and
 # of the whole FP64 range, subnormals, cancellation, specials, odd and empty shapes, K past one
-# depth block); `ozref check --device gpu --json` against the CPU's on a few; then a 16384^3 randn
+# depth block, complex products); `ozref check --device gpu --json` against the CPU's on a few; then a 16384^3 randn
 # `check --device gpu` timed beside one cuBLAS DGEMM of that size (CuPy, else PyTorch) in the same run.
 # One line per case to OUT/summary.txt; the last line counts passed and failed.
 # Needs an sm_90 GPU, python3 with NumPy (and CuPy or PyTorch for the timing) and an ozref with CUDA
@@ -55,6 +55,15 @@ save("empty-k0", np.zeros((3, 0)), np.zeros((0, 4)))
 save("all-zero", np.zeros((5, 6)), -np.zeros((6, 7)))
 save("k-two-blocks", rng.standard_normal((3, 131077)), rng.standard_normal((131077, 2)))
 save("k1-wide", span((300, 1), 1000), span((1, 257), 1000))
+# Complex products (c16; a real operand beside a complex one), computed as one real product.
+def csave(name, a, b):
+    np.save(f"{d}/{name}_a.npy", np.ascontiguousarray(a)); np.save(f"{d}/{name}_b.npy", np.ascontiguousarray(b))
+csave("complex-randn-300", rng.standard_normal((300, 257)) + 1j * rng.standard_normal((300, 257)),
+      rng.standard_normal((257, 190)) + 1j * rng.standard_normal((257, 190)))
+csave("complex-span300-real-b", span((128, 100), 300) + 1j * span((128, 100), 300), span((100, 96), 300))
+c = rng.standard_normal((40, 30)) + 1j * rng.standard_normal((40, 30))
+c.flat[rng.integers(0, c.size, 4)] = complex(np.inf, 0.0); c[3, 4] = complex(1.0, np.nan)
+csave("complex-specials", c, rng.standard_normal((30, 20)) + 1j * rng.standard_normal((30, 20)))
 # FP32 inputs (widened exactly by both sides), among them FP32 subnormals.
 np.save(f"{d}/fp32-300_a.npy", rng.standard_normal((300, 400)).astype(np.float32))
 np.save(f"{d}/fp32-300_b.npy", (span((400, 200), 140)).astype(np.float32))
@@ -74,10 +83,15 @@ for a in "$out"/inputs/*_a.npy; do
 done
 
 # check --device gpu: the same JSON report as the CPU's, for a C that is the product rounded by FP32
-# arithmetic (NumPy's), on a few classes.
-for name in randn-1024 phi4-512 span300-256 specials subnormal-64; do
+# arithmetic (NumPy's; complex64 widened to c16 for a complex product), on a few classes.
+for name in randn-1024 phi4-512 span300-256 specials subnormal-64 complex-randn-300 complex-specials; do
   a="$out/inputs/${name}_a.npy" b="$out/inputs/${name}_b.npy" c="$out/$name.c32.npy"
-  python3 -c "import numpy as np, sys; np.save(sys.argv[3], np.load(sys.argv[1]).astype(np.float32) @ np.load(sys.argv[2]).astype(np.float32))" "$a" "$b" "$c" 2>/dev/null
+  python3 -c "
+import numpy as np, sys
+a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
+low = np.complex64 if np.iscomplexobj(a) or np.iscomplexobj(b) else np.float32
+c = a.astype(low) @ b.astype(low)
+np.save(sys.argv[3], c.astype(np.complex128) if low == np.complex64 else c)" "$a" "$b" "$c" 2>/dev/null
   "$oz" check --json --a "$a" --b "$b" --c "$c" >"$out/$name.check.cpu.json" 2>&1
   rc_cpu=$?
   "$oz" check --device gpu --json --a "$a" --b "$b" --c "$c" >"$out/$name.check.gpu.json" 2>&1

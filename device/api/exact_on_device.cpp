@@ -17,8 +17,8 @@ bool on_gpu(const std::string& device) {
 ExactProduct exact(const ArrayRef& a, const ArrayRef& b, int threads, const std::string& device) {
   if (!on_gpu(device)) return exact(a, b, threads);
   require_threads(threads);
-  const Operands ops = operands_of(a, b);
-  return public_exact(gpu_exact(ops.a, ops.b).sliced.product);
+  const ProductOperands p = product_operands_of(a, b);
+  return public_exact(gpu_exact(p.real.a, p.real.b).sliced.product, p);
 }
 
 CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads, const std::optional<AccuracyFloor>& floor,

@@ -23,13 +23,15 @@ struct GateResult {
 
 struct CheckReport {
   size_t m = 0, n = 0, k = 0;
-  std::string c_precision;  // "fp64" (an f8 C, against E rounded to FP64) or "fp32" (an f4 C)
+  std::string c_precision;  // "fp64" (an f8 or c16 C, against E rounded to FP64) or "fp32" (an f4 C)
+  bool complex = false;     // A or B c16: C is c16, the metrics over its 2mn parts
   Metrics metrics;
   std::optional<GateResult> gate = std::nullopt;  // with a floor
   std::string json;         // the report as `ozref check --json` prints it (one line, no newline)
 };
 
-// A (m x k), B (k x n): f8 or f4; C (m x n): f8 or f4. InputError as `ozref check` gives it
+// A (m x k), B (k x n): f8 or f4; C (m x n): f8 or f4. Or a complex product: A or B c16 (a real
+// operand beside it has a zero imaginary part) and C c16. InputError as `ozref check` gives it
 // (also for a metric other than maxnorm or elementwise, or a floor that is not finite).
 CheckReport check(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c, int threads = 0,
                   const std::optional<AccuracyFloor>& floor = std::nullopt);

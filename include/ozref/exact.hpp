@@ -8,6 +8,9 @@ namespace ozref::api {
 
 struct ExactProduct {
   size_t m = 0, n = 0, k = 0;
+  // A complex product (A or B c16): each matrix below is m x 2n, each element's real part then its
+  // imaginary part (the layout of an m x n array of std::complex), each part rounded once.
+  bool complex = false;
   Matrix<double> fp64;  // each element of A*B rounded to nearest-even FP64 (+-Inf past its range)
   Matrix<float> fp32;   // each element rounded once to nearest-even FP32 (not via FP64)
   // E - fp64 correctly rounded to FP64 (0 where fp64 is not finite): fp64 + residual is E's
@@ -17,7 +20,8 @@ struct ExactProduct {
   Matrix<double> residual;
 };
 
-// A (m x k) times B (k x n), each f8 or f4 (widened exactly). InputError for other dtypes, for
+// A (m x k) times B (k x n), each f8 or f4 (widened exactly), or c16 for a complex product (a
+// real operand beside it has a zero imaginary part). InputError for other dtypes, for
 // shapes that do not agree, and for a product beyond the memory budget. threads 0: all cores.
 ExactProduct exact(const ArrayRef& a, const ArrayRef& b, int threads = 0);
 

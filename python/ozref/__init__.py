@@ -36,22 +36,27 @@ def _device(device):
 
 def exact(A, B, *, dtype="float64", threads: int = 0, device: str = "cpu") -> _np.ndarray:
     """The exact product A @ B rounded once to `dtype` (float64 or float32), as `ozref exact`;
-    device="gpu" computes it on the GPU (bit for bit the same; InputError without a usable GPU)."""
+    device="gpu" computes it on the GPU (bit for bit the same; InputError without a usable GPU).
+    A complex128 A or B makes a complex product: complex128 (or complex64 for dtype float32),
+    each part rounded once."""
     try:
         wanted = _np.dtype(dtype)
     except TypeError:
         raise InputError(f"dtype: expected float64 or float32, got {_args._shown(dtype)}") from None
     if wanted not in (_np.float64, _np.float32):
         raise InputError(f"dtype: expected float64 or float32, got {wanted}")
-    fp64, fp32, _, _ = _ozref.exact(_host_array(A, "argument A"), _host_array(B, "argument B"), _args.threads(threads),
-                                    _device(device))
+    fp64, fp32, _, _, is_complex = _ozref.exact(_host_array(A, "argument A"), _host_array(B, "argument B"),
+                                                _args.threads(threads), _device(device))
+    if is_complex:  # m x 2n: each element's real part, then its imaginary part
+        fp64, fp32 = fp64.view(_np.complex128), fp32.view(_np.complex64)
     return fp64 if wanted == _np.float64 else fp32
 
 
 def check(A, B, C, *, threads: int = 0, at_least: Optional[float] = None, metric: str = "maxnorm",
           device: str = "cpu") -> dict:
     """C against the exact product of A and B: the report `ozref check --json` prints (a float64 C
-    against the product rounded to FP64, a float32 C against it rounded to FP32). With `at_least`,
+    against the product rounded to FP64, a float32 C against it rounded to FP32; a complex128 C,
+    part by part, for a complex128 A or B). With `at_least`,
     as `--at-least BITS --metric METRIC`: the report's "gate" holds the verdict (passed, bits,
     message). device="gpu" computes the exact product on the GPU, as `--device gpu` (the same report;
     InputError without a usable GPU)."""

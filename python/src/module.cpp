@@ -36,7 +36,7 @@ py::tuple exact(const Array& a, const Array& b, int threads, const std::string& 
     py::gil_scoped_release unlocked;
     e = api::exact(ra, rb, threads, device);
   }
-  return py::make_tuple(to_numpy(std::move(e.fp64)), to_numpy(std::move(e.fp32)), to_numpy(std::move(e.residual)), e.k);
+  return py::make_tuple(to_numpy(std::move(e.fp64)), to_numpy(std::move(e.fp32)), to_numpy(std::move(e.residual)), e.k, e.complex);
 }
 
 // The report as JSON; with a floor (at_least not None) it holds the gate's verdict under "gate".

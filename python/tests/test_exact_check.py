@@ -87,7 +87,7 @@ def test_bad_input_raises_the_commands_message(tmp_path, ozref_cli):
     assert err == f"ozref check: error: {e.value}\n"
     assert str(e.value) == "shapes do not agree: A (argument A) is 2x3 but B (argument B) is 4x2"
     assert isinstance(e.value, ValueError)
-    with pytest.raises(ozref.InputError, match=r"^argument A: expected dtype f8 or f4, got i8$"):
+    with pytest.raises(ozref.InputError, match=r"^argument A: expected dtype f8, f4 or c16, got i8$"):
         ozref.exact(np.ones((2, 2), dtype=np.int64), np.ones((2, 2)))
     with pytest.raises(ozref.InputError, match=r"^argument B: dtype float16 is not one ozref reads"):
         ozref.exact(np.ones((2, 2)), np.ones((2, 2), dtype=np.float16))

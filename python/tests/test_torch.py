@@ -81,7 +81,7 @@ def test_testing_assertions_take_torch_tensors(tensors):
 
 def test_a_torch_integer_tensor_is_refused_by_name(tensors):
     _, _, At, Bt = tensors
-    with pytest.raises(ozref.InputError, match="argument A: expected dtype f8 or f4, got i8"):
+    with pytest.raises(ozref.InputError, match="argument A: expected dtype f8, f4 or c16, got i8"):
         ozref.exact(At.long(), Bt)
 
 

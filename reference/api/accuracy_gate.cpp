@@ -22,8 +22,6 @@ std::string value(double v) {
   return {buf, std::to_chars(buf, buf + sizeof buf, v).ptr};
 }
 
-std::string place(size_t row, size_t col) { return "C[" + std::to_string(row) + ", " + std::to_string(col) + "]"; }
-
 std::string bits_text(double bits) {
   if (std::isinf(bits)) return bits > 0 ? "every bit correct (no error)" : "no correct bits";
   return number(bits, "%.2f") + " correct bits";
@@ -33,12 +31,12 @@ std::string bits_text(double bits) {
 std::string worst_place(const AccuracyMetrics& m, GateMetric metric) {
   const SpecialMismatch& s = m.first_special_mismatch;
   if (s.kind != SpecialMismatch::Kind::None)
-    return "first at " + place(s.row, s.col) + " = " + value(s.c) + " where the exact product rounds to " + value(s.rounded) + " (" +
+    return "first at " + element_place(s.row, s.col, s.part) + " = " + value(s.c) + " where the exact product rounds to " + value(s.rounded) + " (" +
            special_mismatch_name(s.kind) + "; " + std::to_string(m.nan_mismatches) + " NaN, " + std::to_string(m.infinity_mismatches) +
            " infinity and " + std::to_string(m.zero_reference_mismatches) + " zero-reference mismatches in all)";
   const WorstElement& w = metric == GateMetric::Maxnorm ? m.worst_maxnorm : m.worst_elementwise;
   if (!w.present) return "";
-  return "worst element " + place(w.row, w.col) + " = " + value(w.c) + " where the exact product rounds to " + value(w.rounded) +
+  return "worst element " + element_place(w.row, w.col, w.part) + " = " + value(w.c) + " where the exact product rounds to " + value(w.rounded) +
          ": |C - E| = 2^" + number(w.error_log2, "%.2f") + " (" + number(w.ulps, "%.3g") + " ulps, " + number(w.correct_bits, "%.2f") +
          " correct bits there)";
 }

@@ -20,12 +20,11 @@ CheckReport check_report(const ArrayRef& a, const ArrayRef& b, const ArrayRef& c
     if (!std::isfinite(floor->at_least)) throw InputError("at_least: expected a finite number of bits");
     gate = AccuracyGate{gate_metric_named(floor->metric, "metric"), floor->at_least};
   }
-  const Operands ops = operands_of(a, b);
-  const NpyArray cn = npy_of(c);
-  require_c_matching(cn.shape, cn.dtype, ops.a.rows, ops.b.cols, c.name);  // before the work
-  CheckOutcome r = check_against(exact_of(ops), cn, c.name, threads);
+  const ProductOperands p = product_operands_of(a, b);
+  const NpyArray cn = c_as_real(npy_of(c), p, c.name);  // before the work
+  CheckOutcome r = check_product_against(exact_of(p.real), cn, p, c.name, threads);
   r.gate = gate;
-  CheckReport report{.m = r.m, .n = r.n, .k = r.k, .c_precision = r.c_precision, .metrics = public_metrics(r.metrics),
+  CheckReport report{.m = r.m, .n = r.n, .k = r.k, .c_precision = r.c_precision, .complex = r.complex, .metrics = public_metrics(r.metrics),
                      .gate = std::nullopt, .json = json_text(check_json(r))};
   if (gate) {
     const GateVerdict v = judge(r.metrics, *gate);

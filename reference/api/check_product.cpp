@@ -28,11 +28,6 @@ MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string
   return measure_sums(cf, e, place);
 }
 
-CheckOutcome check_product(const Operands& ops, const NpyArray& c, const std::string& c_name, int threads) {
-  require_c_matching(c.shape, c.dtype, ops.a.rows, ops.b.cols, c_name);
-  return check_against(exact_gemm(ops.a, ops.b, {.threads = threads}), c, c_name, threads);
-}
-
 CheckOutcome check_against(const ExactProduct& e, const NpyArray& c, const std::string& c_name, int threads) {
   require_c_matching(c.shape, c.dtype, e.rows, e.cols, c_name);
   return {.metrics = finish_metrics(measure_c(c, e, c_name, threads)), .m = e.rows, .n = e.cols, .k = e.depth, .c_precision = c_precision_of(c.dtype), .gate = std::nullopt};

@@ -16,6 +16,7 @@ struct CheckOutcome {
   AccuracyMetrics metrics{};
   size_t m = 0, n = 0, k = 0;
   const char* c_precision = "fp64";  // "fp64" for an f8 C, "fp32" for an f4 C
+  bool complex = false;              // a complex product (C c16, measured part by part)
   std::optional<AccuracyGate> gate = std::nullopt;  // the floor asked for, if any (its verdict: judge(metrics, *gate))
 };
 
@@ -27,8 +28,5 @@ MetricSums measure_c(const NpyArray& c, const ExactProduct& e, const std::string
 
 // C against a given exact product e (exact_gemm's or gpu_exact's); InputError as below.
 CheckOutcome check_against(const ExactProduct& e, const NpyArray& c, const std::string& c_name, int threads);
-
-// InputError naming `c_name` when C is not m x n, or not f8 or f4.
-CheckOutcome check_product(const Operands& ops, const NpyArray& c, const std::string& c_name, int threads);
 
 }  // namespace ozref

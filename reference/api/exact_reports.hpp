@@ -4,14 +4,17 @@
 #include <functional>
 #include <optional>
 
-#include "api/operands.hpp"
+#include "api/product_operands.hpp"
 #include "exact/exact_gemm.hpp"
 #include "ozref/check.hpp"
 #include "ozref/exact.hpp"
 
 namespace ozref::api {
 
-ExactProduct public_exact(const ozref::ExactProduct& e);
+// The caller's A and B as exact() and check() take them (A refused before B is looked at).
+ProductOperands product_operands_of(const ArrayRef& a, const ArrayRef& b);
+// The product in the caller's terms: the complex shape for a complex product.
+ExactProduct public_exact(const ozref::ExactProduct& e, const ProductOperands& p);
 
 // check's report for C against exact_of(A, B), called once C's shape and dtype are known to fit.
 using ExactOf = std::function<ozref::ExactProduct(const Operands&)>;

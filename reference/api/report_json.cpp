@@ -6,9 +6,11 @@ namespace ozref {
 namespace {
 nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
+nlohmann::json part_json(const char* part) { return part ? nlohmann::json(part) : nlohmann::json(nullptr); }
+
 nlohmann::json worst_json(const WorstElement& w) {
   if (!w.present) return nullptr;
-  return {{"row", w.row},         {"col", w.col},       {"c", w.c},
+  return {{"row", w.row},         {"col", w.col},       {"part", part_json(w.part)}, {"c", w.c},
           {"rounded", w.rounded}, {"error_log2", w.error_log2}, {"ulps", finite_or_null(w.ulps)},
           {"correct_bits", finite_or_null(w.correct_bits)}};
 }
@@ -21,7 +23,7 @@ nlohmann::json special_json(const SpecialMismatch& s) {
     if (std::isfinite(v)) return nlohmann::json(v);
     return nlohmann::json(std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
   };
-  return {{"kind", special_mismatch_name(s.kind)}, {"row", s.row}, {"col", s.col}, {"c", text(s.c)}, {"rounded", text(s.rounded)}};
+  return {{"kind", special_mismatch_name(s.kind)}, {"row", s.row}, {"col", s.col}, {"part", part_json(s.part)}, {"c", text(s.c)}, {"rounded", text(s.rounded)}};
 }
 }  // namespace
 
@@ -73,6 +75,7 @@ nlohmann::json check_json(const CheckOutcome& r) {
   j["n"] = r.n;
   j["k"] = r.k;
   j["c_precision"] = r.c_precision;
+  j["complex"] = r.complex;
   if (r.gate) j["gate"] = gate_json(*r.gate, judge(r.metrics, *r.gate));
   return j;
 }

@@ -43,11 +43,11 @@ void print_metrics(std::ostream& out, const std::string& title, const AccuracyMe
       << "\n";
   const WorstElement& w = m.worst_maxnorm;
   if (w.present)
-    out << "  largest error at              C[" << w.row << ", " << w.col << "] = " << fixed(w.c, "%.17g") << ", round(E) = "
+    out << "  largest error at              " << element_place(w.row, w.col, w.part) << " = " << fixed(w.c, "%.17g") << ", round(E) = "
         << fixed(w.rounded, "%.17g") << ", |C - E| = 2^" << fixed(w.error_log2, "%.2f") << "\n";
   const SpecialMismatch& s = m.first_special_mismatch;
   if (s.kind != SpecialMismatch::Kind::None)
-    out << "  first special mismatch at     C[" << s.row << ", " << s.col << "] = " << fixed(s.c, "%.17g") << ", round(E) = "
+    out << "  first special mismatch at     " << element_place(s.row, s.col, s.part) << " = " << fixed(s.c, "%.17g") << ", round(E) = "
         << fixed(s.rounded, "%.17g") << " (" << special_mismatch_name(s.kind) << ")\n";
 }
 

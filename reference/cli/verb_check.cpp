@@ -4,9 +4,10 @@
 // --device gpu the exact product is computed on the GPU (bit for bit the CPU's; exit 77 without one).
 #include <optional>
 
-#include "api/check_product.hpp"
+#include "api/product_operands.hpp"
 #include "api/report_json.hpp"
 #include "common/error.hpp"
+#include "exact/exact_gemm.hpp"
 #include "exact/gpu_exact.hpp"
 #include "cli/options.hpp"
 #include "cli/report.hpp"
@@ -30,16 +31,16 @@ CheckOutcome checked(const CheckArgs& args) {
     return mpi::check_distributed(args.a, args.b, args.c, args.threads);
   }
 #endif
-  std::optional<Operands> ops;
+  std::optional<ProductOperands> p;
   NpyArray c;
   {
     const PhaseTimer timer(Phase::Read);
-    ops.emplace(load_operands(args.a, args.b));
-    c = read_npy(args.c);
+    p.emplace(load_product_operands(args.a, args.b));
+    c = c_as_real(read_npy(args.c), *p, args.c);  // refused before the work
   }
-  if (args.device != "gpu") return check_product(*ops, c, args.c, args.threads);
-  require_c_matching(c.shape, c.dtype, ops->a.rows, ops->b.cols, args.c);  // before the work
-  return check_against(gpu_exact(ops->a, ops->b).sliced.product, c, args.c, args.threads);
+  const Operands& ops = p->real;
+  const ExactProduct e = args.device == "gpu" ? std::move(gpu_exact(ops.a, ops.b).sliced.product) : exact_gemm(ops.a, ops.b, {.threads = args.threads});
+  return check_product_against(e, c, *p, args.c, args.threads);
 }
 }  // namespace
 
@@ -64,9 +65,9 @@ int run_check(const CheckArgs& args, std::ostream& out) {
 void add_check(CLI::App& app, Action& action) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* verb = app.add_subcommand("check", "compare a computed product C with the exact product A*B");
-  verb->add_option("--a", args->a, "A, an m x k matrix (.npy, f8 or f4)")->required();
-  verb->add_option("--b", args->b, "B, a k x n matrix (.npy, f8 or f4)")->required();
-  verb->add_option("--c", args->c, "C, the m x n result to check (.npy, f8 or f4)")->required();
+  verb->add_option("--a", args->a, "A, an m x k matrix (.npy, f8 or f4; c16 for a complex product)")->required();
+  verb->add_option("--b", args->b, "B, a k x n matrix (.npy, f8 or f4; c16 for a complex product)")->required();
+  verb->add_option("--c", args->c, "C, the m x n result to check (.npy, f8 or f4; c16 for a complex product)")->required();
   verb->add_flag("--json", args->json, "one JSON object on standard output");
   add_threads_option(verb, args->threads);
   verb->add_option("--device", args->device, "where the exact product is computed: cpu, or gpu (exit 77 without one)")

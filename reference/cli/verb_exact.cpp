@@ -3,7 +3,7 @@
 // there is no usable GPU).
 #include <optional>
 
-#include "api/operands.hpp"
+#include "api/product_operands.hpp"
 #include "common/error.hpp"
 #include "common/phase_clock.hpp"
 #include "cli/options.hpp"
@@ -23,13 +23,14 @@
 namespace ozref::cli {
 
 namespace {
-void print_written(std::ostream& out, const std::string& path, size_t m, size_t n, size_t k) {
-  out << "wrote " << path << ": " << m << "x" << n << " exact product, rounded to nearest-even FP64 (k = " << k << ")\n";
+void print_written(std::ostream& out, const std::string& path, size_t m, size_t n, size_t k, bool complex = false) {
+  out << "wrote " << path << ": " << m << "x" << n << (complex ? " complex" : "") << " exact product, rounded to nearest-even FP64"
+      << (complex ? " part by part" : "") << " (k = " << k << ")\n";
 }
 
 // What ran: the CPU's method, or the GPU's slices, moduli and GEMMs (docs/exact.md).
-nlohmann::json exact_json(const ExactArgs& args, const ExactProduct& e, const GpuExactProduct* gpu) {
-  nlohmann::json j = {{"out", args.out}, {"m", e.rows}, {"n", e.cols}, {"k", e.depth}, {"device", gpu ? gpu->device : "cpu"},
+nlohmann::json exact_json(const ExactArgs& args, const ProductOperands& ops, const ExactProduct& e, const GpuExactProduct* gpu) {
+  nlohmann::json j = {{"out", args.out}, {"m", ops.m}, {"n", ops.n}, {"k", ops.k}, {"complex", ops.complex}, {"device", gpu ? gpu->device : "cpu"},
                       {"moduli", e.moduli}, {"panels", e.panels}};
   if (!gpu) {
     j["direct_path"] = e.direct_path;
@@ -73,25 +74,22 @@ int run_exact(const ExactArgs& args, std::ostream& out) {
   }
 #endif
   check_output_file(args.out, "--out", {args.a, args.b});  // before the work, not after it
-  const Operands ops = [&] {
+  const ProductOperands p = [&] {
     const PhaseTimer timer(Phase::Read);
-    return load_operands(args.a, args.b);
+    return load_product_operands(args.a, args.b);
   }();
+  const Operands& ops = p.real;
   std::optional<GpuExactProduct> gpu;
   if (args.device == "gpu") gpu.emplace(gpu_exact(ops.a, ops.b));
   const ExactProduct e = gpu ? std::move(gpu->sliced.product) : exact_gemm(ops.a, ops.b, {.threads = args.threads});
   {
     const PhaseTimer timer(Phase::Write);
-    Matrix<double> c;
-    c.rows = e.rows;
-    c.cols = e.cols;
-    c.data.assign(e.nearest.begin(), e.nearest.end());
-    write_npy(args.out, npy_from_matrix(c));
+    write_npy(args.out, product_npy(e, p.complex));
   }
   if (args.json) {
-    out << json_text(exact_json(args, e, gpu ? &*gpu : nullptr)) << "\n";
+    out << json_text(exact_json(args, p, e, gpu ? &*gpu : nullptr)) << "\n";
   } else {
-    print_written(out, args.out, e.rows, e.cols, e.depth);
+    print_written(out, args.out, p.m, p.n, p.k, p.complex);
     if (gpu) print_gpu_plan(out, *gpu);
   }
   if (args.timings) print_timings();
@@ -101,9 +99,9 @@ int run_exact(const ExactArgs& args, std::ostream& out) {
 void add_exact(CLI::App& app, Action& action) {
   auto args = std::make_shared<ExactArgs>();
   CLI::App* verb = app.add_subcommand("exact", "the exact product of two .npy matrices, correctly rounded to FP64");
-  verb->add_option("--a", args->a, "A, an m x k matrix (.npy, f8 or f4)")->required();
-  verb->add_option("--b", args->b, "B, a k x n matrix (.npy, f8 or f4)")->required();
-  verb->add_option("--out", args->out, "where to write C (.npy, f8): a new file or a regular file to replace, written atomically")->required();
+  verb->add_option("--a", args->a, "A, an m x k matrix (.npy, f8 or f4; c16 for a complex product)")->required();
+  verb->add_option("--b", args->b, "B, a k x n matrix (.npy, f8 or f4; c16 for a complex product)")->required();
+  verb->add_option("--out", args->out, "where to write C (.npy, f8; c16 for a complex product): a new file or a regular file to replace, written atomically")->required();
   add_threads_option(verb, args->threads);
   verb->add_option("--device", args->device, "cpu, or gpu: the same product computed on the GPU (exit 77 without one)")
       ->check(CLI::IsMember({"cpu", "gpu"}))

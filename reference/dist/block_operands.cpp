@@ -1,10 +1,14 @@
 #include "dist/block_operands.hpp"
 
+#include "common/error.hpp"
+
 namespace ozref::dist {
 namespace {
 
 std::unique_ptr<NpyBlockFile> open_matrix(const std::string& path, const Folder* folder) {
   auto file = folder ? std::make_unique<NpyBlockFile>(*folder, path) : std::make_unique<NpyBlockFile>(path);
+  if (file->header().dtype == DType::C16)
+    throw InputError(file->path() + ": a complex (c16) operand runs in one process, not under mpirun or srun");
   require_float_matrix(file->header().shape, file->header().dtype, file->path());
   return file;
 }

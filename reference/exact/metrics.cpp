@@ -120,6 +120,11 @@ MetricSums measure_impl(const std::vector<T>& c, const ExactProduct& e, PartPlac
 MetricSums measure_sums(const std::vector<double>& c, const ExactProduct& e, PartPlace place) { return measure_impl(c, e, place); }
 MetricSums measure_sums(const std::vector<float>& c, const ExactProduct& e, PartPlace place) { return measure_impl(c, e, place); }
 
+std::string element_place(size_t row, size_t col, const char* part) {
+  std::string text = "C[" + std::to_string(row) + ", " + std::to_string(col) + "]";
+  return part ? text + "." + part : text;
+}
+
 const char* special_mismatch_name(SpecialMismatch::Kind kind) {
   switch (kind) {
     case SpecialMismatch::Kind::Nan: return "NaN mismatch";

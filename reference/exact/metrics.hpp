@@ -4,6 +4,7 @@
 // magnitude, FP64's subnormal range included, which no reported figure resolves.
 #pragma once
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "exact/exact_gemm.hpp"
@@ -19,6 +20,7 @@ struct WorstElement {
   double error_log2 = 0;    // log2 |C - E|
   double ulps = 0;          // |C - E| in units in the last place of `rounded` (+inf past FP64's range)
   double correct_bits = 0;  // -log2(|C - E| / |E|); -inf where E is 0
+  const char* part = nullptr;  // a complex C's "real" or "imag" part at (row, col) (null for a real C)
 };
 
 // The first element, in row-major order, that is a special-value mismatch of the kinds counted below.
@@ -27,8 +29,11 @@ struct SpecialMismatch {
   Kind kind = Kind::None;
   size_t row = 0, col = 0;
   double c = 0, rounded = 0;
+  const char* part = nullptr;  // as WorstElement's
 };
 const char* special_mismatch_name(SpecialMismatch::Kind kind);
+// "C[3, 17]", or with a part "C[3, 17].imag".
+std::string element_place(size_t row, size_t col, const char* part);
 
 struct AccuracyMetrics {
   size_t elements = 0;

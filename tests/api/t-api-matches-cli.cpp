@@ -243,7 +243,7 @@ TEST_CASE("api: bad input raises the command's message", "[api]") {
   CHECK_THAT(lib, Catch::StartsWith("shapes do not agree"));
   const std::vector<int32_t> ints(6);
   const std::string dtype = message([&] { api::exact({api::Dtype::i4, ints.data(), {2, 3}, "ints"}, ref(b, "B")); });
-  CHECK(dtype == "ints: expected dtype f8 or f4, got i4");
+  CHECK(dtype == "ints: expected dtype f8, f4 or c16, got i4");
   const Matrix<double> b3(3, 2, 1.0);
   CHECK_THAT(message([&] { api::run("nosuch", ref(a, "A"), ref(b3, "B")); }), Catch::StartsWith("scheme 'nosuch' is not implemented"));
   CHECK_THAT(message([&] { api::exact({api::Dtype::f8, nullptr, {2, 2}, "P"}, ref(b, "B")); }), Catch::StartsWith("P: no data"));

@@ -36,12 +36,13 @@ TEST_CASE("cli: exact writes the correctly rounded product, and check finds it b
   std::ostringstream json;
   REQUIRE(cli::run_check({ws.path("a.npy"), ws.path("b.npy"), ws.path("c.npy"), true, 0}, json) == 0);
   const auto j = nlohmann::json::parse(json.str());
-  for (const char* key : {"m", "n", "k", "c_precision", "elements", "bit_identical", "compared_elements", "erring_elements",
+  for (const char* key : {"m", "n", "k", "c_precision", "complex", "elements", "bit_identical", "compared_elements", "erring_elements",
                           "correct_bits_maxnorm", "correct_bits_elementwise_min", "max_ulp_error", "zero_reference_elements",
                           "zero_reference_mismatches", "nan_mismatches", "infinity_mismatches", "worst_maxnorm", "worst_elementwise",
                           "first_special_mismatch"})
     REQUIRE(j.contains(key));
-  CHECK(j.size() == 18);
+  CHECK(j.size() == 19);
+  CHECK(j["complex"] == false);
   CHECK(j["m"] == 6);
   CHECK(j["k"] == 9);
   CHECK(j["bit_identical"] == 30);

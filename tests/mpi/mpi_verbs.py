@@ -210,6 +210,16 @@ def main():
             expect(rc == 0, f"{what} on 1 rank runs as in one process (exit {rc}: {err.strip()})")
         else:
             expect(rc == 2 and len(refusal) == 1 and "in one process" in refusal[0], f"{what} on {RANKS} ranks refused: {rc}, {refusal}")
+    # A complex product is refused under MPI at any rank count, by name, before anything is written.
+    ca = save("complex-a.npy", wide(rng, (3, 4), 5) + 1j * wide(rng, (3, 4), 5))
+    cc = save("complex-c.npy", np.zeros((3, 4), dtype=np.complex128))
+    for what, args in (("complex exact", ["exact", "--a", ca, "--b", b, "--out", path("never.npy")]),
+                       ("complex check", ["check", "--a", ca, "--b", b, "--c", cc])):
+        rc, _, err = run(args)
+        refusal = [line for line in err.splitlines() if line.startswith("ozref ")]
+        expect(rc == 2 and len(refusal) == 1 and "complex (c16) operand runs in one process" in refusal[0],
+               f"{what} on {RANKS} ranks refused: {rc}, {refusal}")
+        expect(not os.path.exists(path("never.npy")), f"{what}: nothing written")
     return H.summary()  # the count line .ci/run collects
 
 
