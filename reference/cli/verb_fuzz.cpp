@@ -7,6 +7,7 @@
 #include "cli/run_options.hpp"
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
+#include "exact/gpu_exact.hpp"
 #include "fuzz/session.hpp"
 #include "io/atomic_file.hpp"
 
@@ -23,8 +24,13 @@ std::string own_executable() {
 }  // namespace
 
 int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress) {
+  if (const int code = gpu_missing("fuzz", args.exact_device, out, "--exact-device")) return code;
   fuzz::Session s = fuzz::session_of(args.subject, args.options, scheme_options_of(args.scheme));
   s.ozref = own_executable();
+  if (args.exact_device == "gpu") {
+    s.campaign.properties.exact_device = "gpu";
+    s.campaign.properties.oracle = [](const Matrix<double>& a, const Matrix<double>& b) { return gpu_exact(a, b).sliced.product; };
+  }
   const std::unique_ptr<fuzz::Subject> subject = fuzz::make_subject(s.subject);
   const fuzz::CampaignResult r = fuzz::run_session(s, *subject, progress).campaign;
   out << "ozref fuzz: " << r.cases << " cases (seed " << s.campaign.seed << "), " << r.refused << " refused, " << r.seconds << " s, "
@@ -58,6 +64,9 @@ void add_fuzz(CLI::App& app, Action& action) {
   add_integer_option(verb, "--max-k", args->options.max_k, size_t{1}, size_t{1 << 20}, "largest k")->capture_default_str();
   add_finite_option(verb, "--timeout", args->options.timeout, 0.001, 1e6, "exec and dlopen subjects: seconds before a run is a hang")->capture_default_str();
   add_finite_option(verb, "--shrink-seconds", args->options.shrink_seconds, 0, 1e9, "the shrinking budget")->capture_default_str();
+  verb->add_option("--exact-device", args->exact_device, "where the exact product (the oracle) is computed: cpu, or gpu (exit 77 without one)")
+      ->check(CLI::IsMember({"cpu", "gpu"}))
+      ->capture_default_str();
   add_integer_option(verb, "--threads", args->options.threads, 0, kMaxThreads, "threads of in-process subjects and the oracle (default 1; 0: all cores)");
   verb->callback([args, verb, &action] {
     // Options not given keep no value: emplace() above only gave CLI11 a target.

@@ -26,8 +26,8 @@ struct ExactArgs {
 };
 int run_exact(const ExactArgs& args, std::ostream& out);
 // 77 after one line on `out` saying why when `device` is "gpu" and no usable GPU is present (as
-// ozref lockstep does); else 0.
-int gpu_missing(const std::string& verb, const std::string& device, std::ostream& out);
+// ozref lockstep does); else 0. `flag` is the option that asked for the GPU.
+int gpu_missing(const std::string& verb, const std::string& device, std::ostream& out, const std::string& flag = "--device");
 void add_exact(CLI::App& app, Action& action);
 
 struct CheckArgs {
@@ -166,6 +166,7 @@ struct FuzzArgs {
   std::string subject;
   RunArgs scheme;             // a scheme subject's options (scheme, shape and data unused)
   api::FuzzOptions options;   // the rest, as the library takes them
+  std::string exact_device = "cpu";  // where the oracle runs: cpu, or gpu (the command's only)
 };
 // Exit 1 when a property failed (the reproducer in --out), 0 when none did; InputError for bad input.
 int run_fuzz(const FuzzArgs& args, std::ostream& out, std::ostream& progress);

@@ -109,7 +109,7 @@ Verdict check_case(const PropertySet& set, Subject& subject, const Matrix<double
     return v;  // with no C, no other property can be checked
   }
   const ThreadScope threads(set.threads);  // measure()'s parallel region too: small cases lose to thread start-up
-  const ExactProduct e = exact_gemm(a, b, {.threads = set.threads});
+  const ExactProduct e = set.oracle ? set.oracle(a, b) : exact_gemm(a, b, {.threads = set.threads});
   const AccuracyMetrics m = measure(out.c.data, e);
   v.figures = metrics_json(m);  // the keys and nulls of `ozref check --json`
   v.has_c = true, v.c = out.c;

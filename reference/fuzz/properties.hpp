@@ -1,6 +1,7 @@
 // The properties a subject's C is checked for (docs/fuzz.md, "Properties"), against the exact
 // product as oracle, and the verdict on one case.
 #pragma once
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -17,11 +18,16 @@ enum class Property { Accuracy, Exactness, Determinism, Specials, NoCrash };
 
 std::string property_name(Property p);  // "accuracy", "no-crash", ...
 
+// The exact product a case is measured against, computed elsewhere than exact_gemm (the GPU's).
+using ExactOracle = std::function<ExactProduct(const Matrix<double>& a, const Matrix<double>& b)>;
+
 struct PropertySet {
   std::vector<Property> checked;  // in the order they are checked
   double at_least = 0;            // accuracy's floor in bits
   GateMetric metric = GateMetric::Maxnorm;
   int threads = 1;                // the oracle's
+  std::string exact_device = "cpu";  // where the oracle runs: "cpu" (exact_gemm) or "gpu" (`oracle`)
+  ExactOracle oracle = {};           // set with exact_device "gpu"
   bool has(Property p) const;
   std::string description() const;  // "accuracy(maxnorm >= 40), specials"
 };

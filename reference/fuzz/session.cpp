@@ -28,6 +28,7 @@ std::vector<std::string> check_words(const SubjectSpec& subject, const PropertyS
   words.insert(words.end(), {"--property", properties, "--metric", gate_metric_name(set.metric), "--timeout",
                              number(subject.timeout_seconds)});
   if (set.has(Property::Accuracy)) words.insert(words.end(), {"--at-least", number(set.at_least)});
+  if (set.exact_device != "cpu") words.insert(words.end(), {"--exact-device", set.exact_device});
   return words;
 }
 

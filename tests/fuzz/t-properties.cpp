@@ -1,8 +1,10 @@
 // The properties on products whose exact values and errors are worked out by hand.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "fuzz/properties.hpp"
+#include "fuzz/session.hpp"
 #include "common/error.hpp"
 #include "support.hpp"
 
@@ -96,6 +98,31 @@ TEST_CASE("check_case: the first failing property in the order given, and none o
   REQUIRE(v.failed);
   CHECK(*v.failed == Property::Exactness);
   CHECK(*check_case(set, wrong, a, b, Property::Accuracy).failed == Property::Accuracy);  // 1 correct bit
+}
+
+TEST_CASE("check_case: an oracle set (the GPU's, --exact-device gpu) is what C is measured against, and the replay words say so") {
+  const Matrix<double> a = row({3, -5}), b = column({7, 4});  // 21 - 20 = 1
+  Fixed right({scalar(1.0)});
+  PropertySet set = parse_properties("exactness", std::nullopt, "maxnorm");
+  size_t calls = 0;
+  set.exact_device = "gpu";
+  set.oracle = [&](const Matrix<double>& x, const Matrix<double>& y) {  // a stand-in that doubles A: E = 2
+    ++calls;
+    Matrix<double> twice = x;
+    for (double& v : twice.data) v *= 2;
+    return exact_gemm(twice, y);
+  };
+  const Verdict v = check_case(set, right, a, b);
+  CHECK(calls == 1);
+  REQUIRE(v.failed);  // 1 is not the stand-in's 2
+  CHECK(*v.failed == Property::Exactness);
+  const std::vector<std::string> words = check_words({.name = "exact"}, set);
+  const auto flag = std::find(words.begin(), words.end(), "--exact-device");
+  REQUIRE(flag != words.end());
+  CHECK(*(flag + 1) == "gpu");
+  set.exact_device = "cpu";
+  const std::vector<std::string> cpu_words = check_words({.name = "exact"}, set);
+  CHECK(std::find(cpu_words.begin(), cpu_words.end(), "--exact-device") == cpu_words.end());
 }
 
 TEST_CASE("parse_properties: the default set, and bad spellings refused") {
