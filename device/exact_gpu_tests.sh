@@ -2,7 +2,8 @@
 # The exact product on the GPU (docs/exact.md, "On the GPU"): `ozref exact --device gpu` against the
 # CPU's `ozref exact`, byte for byte, on every data class (randn, phi, exponent spans of 2^+-300 and
 # of the whole FP64 range, subnormals, cancellation, specials, odd and empty shapes, K past one
-# depth block, complex products); `ozref check --device gpu --json` against the CPU's on a few; then a 16384^3 randn
+# depth block, complex products); `ozref check --device gpu --json` against the CPU's on a few;
+# `ozref fuzz --exact-device gpu` with the CPU's exact product as its subject; then a 16384^3 randn
 # `check --device gpu` timed beside one cuBLAS DGEMM of that size (CuPy, else PyTorch) in the same run.
 # One line per case to OUT/summary.txt; the last line counts passed and failed.
 # Needs an sm_90 GPU, python3 with NumPy (and CuPy or PyTorch for the timing) and an ozref with CUDA
@@ -102,6 +103,17 @@ np.save(sys.argv[3], c.astype(np.complex128) if low == np.complex64 else c)" "$a
     echo "FAIL check $name: cpu exit $rc_cpu, gpu exit $rc_gpu: $(head -c 300 "$out/$name.check.gpu.json")" >>"$summary"; failed=$((failed + 1))
   fi
 done
+
+# ozref fuzz --exact-device gpu: the CPU's exact product (the subject) against the GPU's (the
+# oracle), bit for bit, on every generator at shapes up to 200 x 200 x 700.
+"$oz" fuzz --subject exact --exact-device gpu --property exactness,specials --seed 20261205 --seconds 40 --max-m 200 --max-n 200 --max-k 700 \
+  --out "$out/fuzz-finding" >"$out/fuzz.txt" 2>"$out/fuzz.err"
+rc=$?
+if [ $rc -eq 0 ]; then
+  echo "PASS fuzz exact --exact-device gpu: $(tail -1 "$out/fuzz.txt")" >>"$summary"; passed=$((passed + 1))
+else
+  echo "FAIL fuzz exact --exact-device gpu: exit $rc: $(tail -2 "$out/fuzz.txt") $(tail -c 300 "$out/fuzz.err")" >>"$summary"; failed=$((failed + 1))
+fi
 
 if [ "$quick" != quick ]; then
   # 16384^3 randn: one cuBLAS DGEMM (timed on the GPU, after a warm-up) gives C; then check --device
