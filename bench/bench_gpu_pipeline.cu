@@ -2,10 +2,11 @@
 // arrays (fast scaling, the exact CRT; the GEMMs through cuBLASLt's INT8 GEMM and the reduce twin,
 // or through ozref's wgmma kernel with the reduction fused), against cuBLAS DGEMM, ZGEMM and
 // cuBLASLt's INT8 GEMM measured in the same process, on randn data. Each
-// figure is the median of 5 timed runs after a warm-up, from CUDA events. Accuracy of the real runs:
-// every element of C against the exact product, computed once per size on the GPU
-// (whole_product_accuracy.hpp), in the max norm and element-wise; the table then names the fastest
-// run as accurate as DGEMM on both. Of every run, also a 32 x 32
+// figure is the median of 5 timed runs after a warm-up, from CUDA events. Accuracy: every element of
+// C against the exact product, computed once per size on the GPU (whole_product_accuracy.hpp; the
+// complex runs' and ZGEMM's part by part against the exact complex product), in the max norm and
+// element-wise; the table then names the fastest real run as accurate as DGEMM on both, and the
+// fastest complex run as accurate as ZGEMM. Of every real run, also a 32 x 32
 // block of C (rows and columns spread over the matrix) of each result, with those rows of A and
 // columns of B, is written as .npy files into the samples folder, for `ozref check` on any machine
 // (the exact product of a block needs no GPU): bench/gpu_accuracy.sh.
@@ -334,6 +335,8 @@ __global__ void interleave_kernel(const double* planar, size_t count, double* in
 }
 
 nlohmann::json bench_pipeline(Pipeline& p, const double* a, const double* b, GemmPath path, double flops, double reference_seconds);
+std::vector<double> first_elements(const DeviceArray<double>& x, size_t count);
+bench::WholeProductAccuracy complex_whole_product_accuracy(const DeviceArray<double>& a, const DeviceArray<double>& b, size_t n);
 void bench_both_paths(Pipeline& p, const double* a, const double* b, double flops, double reference_seconds, const std::string& key, nlohmann::json& j,
                       const std::function<void(const Pipeline&, const std::string&)>& written = {});
 
@@ -384,8 +387,10 @@ RunModuli resolve_every_run(const ModuliCounts& counts, const std::vector<size_t
   return runs;
 }
 
-void bench_complex(size_t n, const ModuliCounts& counts, const RunModuli& runs, cublasHandle_t blas, const double* a, const double* b, nlohmann::json& j) {
+void bench_complex(size_t n, const ModuliCounts& counts, const RunModuli& runs, cublasHandle_t blas, const DeviceArray<double>& da,
+                   const DeviceArray<double>& db, nlohmann::json& j) {
   const size_t nn = n * n;
+  const double *a = da.get(), *b = db.get();
   const double flops = 8.0 * double(n) * n * n;
   DeviceArray<double> za(2 * nn), zb(2 * nn), zc(2 * nn);
   interleave_kernel<<<device::blocks_for(nn), 256>>>(a, nn, za.get());
@@ -400,13 +405,21 @@ void bench_complex(size_t n, const ModuliCounts& counts, const RunModuli& runs, 
       "zgemm n=" + std::to_string(n));
   j["zgemm_tflops"] = flops / j["zgemm_seconds"].get<double>() * 1e-12;
   const double zgemm = j["zgemm_seconds"].get<double>();
+  const bench::WholeProductAccuracy whole = complex_whole_product_accuracy(da, db, n);
+  j["exact_complex_product_gpu_seconds"] = whole.exact_seconds();
+  j["accuracy_zgemm"] = whole.of(first_elements(zc, 2 * nn));
+  const auto measured = [&](const Pipeline& run, const std::string& name) {  // the pipeline's C is planar: Re, then Im
+    interleave_kernel<<<device::blocks_for(nn), 256>>>(run.c.get(), nn, zc.get());
+    OZREF_CUDA_LAUNCHED();
+    j["accuracy_" + name] = whole.of(first_elements(zc, 2 * nn));
+  };
   for (size_t N : counts.standard) {
     Pipeline p(n, runs.at({n, N, true, false}), 2);
-    bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_3m_" + std::to_string(N), j);
+    bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_3m_" + std::to_string(N), j, measured);
   }
   for (size_t N : counts.gaussian) {
     Pipeline p(n, runs.at({n, N, true, true}), 2, schemes::ComplexProduct::Gaussian);
-    bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_gaussian_" + std::to_string(N), j);
+    bench_both_paths(p, a, b, flops, zgemm, "ozaki2_int8_gaussian_" + std::to_string(N), j, measured);
   }
 }
 
@@ -449,10 +462,19 @@ std::vector<double> first_elements(const DeviceArray<double>& x, size_t count) {
   return host;
 }
 
+// The host copy of part `part` (0: real, 1: imaginary) of a planar n x n device array.
+Matrix<double> host_part(const DeviceArray<double>& x, size_t n, size_t part) {
+  Matrix<double> h(n, n);
+  OZREF_CUDA(cudaMemcpy(h.data.data(), x.get() + part * n * n, n * n * sizeof(double), cudaMemcpyDeviceToHost));
+  return h;
+}
+
 bench::WholeProductAccuracy whole_product_accuracy(const DeviceArray<double>& a, const DeviceArray<double>& b, size_t n) {
-  Matrix<double> ha(n, n), hb(n, n);
-  ha.data = first_elements(a, n * n), hb.data = first_elements(b, n * n);
-  return bench::WholeProductAccuracy(ha, hb);
+  return bench::WholeProductAccuracy(host_part(a, n, 0), host_part(b, n, 0));
+}
+
+bench::WholeProductAccuracy complex_whole_product_accuracy(const DeviceArray<double>& a, const DeviceArray<double>& b, size_t n) {
+  return bench::WholeProductAccuracy(host_part(a, n, 0), host_part(a, n, 1), host_part(b, n, 0), host_part(b, n, 1));
 }
 
 nlohmann::json bench_size(size_t n, const ModuliCounts& counts, const RunModuli& runs, cublasHandle_t blas, const std::string& samples, bool complex) {
@@ -481,27 +503,33 @@ nlohmann::json bench_size(size_t n, const ModuliCounts& counts, const RunModuli&
                        j["accuracy_" + name] = whole.of(first_elements(run.c, n * n));  // each path measured on its own C
                      });
   }
-  if (complex) bench_complex(n, counts, runs, blas, a.get(), b.get(), j);
+  if (complex) bench_complex(n, counts, runs, blas, a, b, j);
   return j;
 }
-// Both of a result's whole-product figures at least DGEMM's (+inf: no element errs; NaN: none compared).
+// Both of a result's whole-product figures at least the library's (+inf: no element errs; NaN: none compared).
 bool as_accurate_as_dgemm(const nlohmann::json& accuracy, const nlohmann::json& dgemm) {
   for (const char* metric : {"maxnorm", "elementwise"})
     if (!(accuracy[metric].get<double>() >= dgemm[metric].get<double>())) return false;
   return true;
 }
 
-// The fastest real emulated DGEMM whose whole product is as accurate as DGEMM's on both metrics.
-void print_equal_accuracy(const nlohmann::json& j) {
+bool is_complex_run(const std::string& key) { return key.find("_3m_") != std::string::npos || key.find("_gaussian_") != std::string::npos; }
+
+// The fastest emulated run, real against DGEMM or complex against ZGEMM (`blas`: "dgemm" or
+// "zgemm"), whose whole product is as accurate as the library's on both metrics.
+void print_equal_accuracy(const nlohmann::json& j, const std::string& blas) {
+  if (!j.contains("accuracy_" + blas)) return;
+  const bool complex = blas == "zgemm";
   double best = 0;
   std::string which = "none of the moduli counts run";
   for (const auto& [key, value] : j.items())
-    if (key.rfind("ozaki2_int8_", 0) == 0 && j.contains("accuracy_" + key) &&
-        as_accurate_as_dgemm(j["accuracy_" + key], j["accuracy_dgemm"]) && value["tflops"].get<double>() > best)
+    if (key.rfind("ozaki2_int8_", 0) == 0 && is_complex_run(key) == complex && j.contains("accuracy_" + key) &&
+        as_accurate_as_dgemm(j["accuracy_" + key], j["accuracy_" + blas]) && value["tflops"].get<double>() > best)
       best = value["tflops"].get<double>(), which = key;
-  if (best == 0) std::printf("        at DGEMM's accuracy (whole product, both metrics): %s reaches it\n", which.c_str());
-  else std::printf("        at DGEMM's accuracy (whole product, both metrics): %s, %.1f TF/s (%.2fx DGEMM)\n", which.c_str(), best,
-                   best / j["dgemm_tflops"].get<double>());
+  const char* name = complex ? "ZGEMM" : "DGEMM";
+  if (best == 0) std::printf("        at %s's accuracy (whole product, both metrics): %s reaches it\n", name, which.c_str());
+  else std::printf("        at %s's accuracy (whole product, both metrics): %s, %.1f TF/s (%.2fx %s)\n", name, which.c_str(), best,
+                   best / j[blas + "_tflops"].get<double>(), name);
 }
 
 void print_table(const std::vector<nlohmann::json>& all) {
@@ -517,7 +545,8 @@ void print_table(const std::vector<nlohmann::json>& all) {
       if (key.rfind("accuracy_", 0) == 0)
         std::printf("        %-34s correct bits over the whole product: max norm %s, element-wise %s\n", key.c_str(), value["maxnorm"].dump().c_str(),
                     value["elementwise"].dump().c_str());
-    print_equal_accuracy(j);
+    print_equal_accuracy(j, "dgemm");
+    print_equal_accuracy(j, "zgemm");
     if (j.contains("zgemm_tflops")) std::printf("        ZGEMM %.1f TF/s\n", j["zgemm_tflops"].get<double>());
   }
 }

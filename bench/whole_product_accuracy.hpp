@@ -1,7 +1,8 @@
 // The accuracy of a GPU result over the whole product, not a sample: the exact product of A and B
 // computed once on the GPU (exact/gpu_exact.hpp, bit for bit the CPU's exact product), then every
 // element of each result measured against it (exact/metrics.hpp): correct bits in the max norm and
-// element-wise, as `ozref check` reports them.
+// element-wise, as `ozref check` reports them. A complex product is measured part by part, as
+// `ozref check` measures a complex C (docs/exact.md, "Complex products").
 #pragma once
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -18,8 +19,11 @@ namespace ozref::bench {
 class WholeProductAccuracy {
  public:
   WholeProductAccuracy(const Matrix<double>& a, const Matrix<double>& b);
+  // The complex product (A_re + i A_im)(B_re + i B_im).
+  WholeProductAccuracy(const Matrix<double>& a_re, const Matrix<double>& a_im, const Matrix<double>& b_re, const Matrix<double>& b_im);
   ~WholeProductAccuracy();
-  // {"maxnorm", "elementwise", "max_ulp", "elements"} of a row-major C of every element.
+  // {"maxnorm", "elementwise", "max_ulp", "elements"} of a row-major C of every element; a complex
+  // C as each element's real part, then its imaginary part (ZGEMM's layout).
   nlohmann::json of(const std::vector<double>& c) const;
   double exact_seconds() const;
 

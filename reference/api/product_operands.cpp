@@ -51,7 +51,7 @@ ProductOperands complex_operands(const NpyArray& a, const std::string& a_name, c
   require_product_memory(m, 2 * n, 8.0 * (2.0 * double(m) * double(k) + 4.0 * double(k) * double(n)),
                          "the complex product of A (" + a_name + ", " + shape_text(m, k) + ") and B (" + b_name + ", " +
                              shape_text(k, n) + ")");
-  return {{interleaved(parts_of(a, a_name)), expanded(parts_of(b, b_name))}, true, m, n, k};
+  return {complex_as_real(parts_of(a, a_name), parts_of(b, b_name)), true, m, n, k};
 }
 
 // The places of a complex C's metrics, from the real product's (i, 2j + part) to (i, j) and the part.
@@ -60,6 +60,8 @@ void name_part(size_t& col, const char*& part) {
   col /= 2;
 }
 }  // namespace
+
+Operands complex_as_real(const ComplexMatrix& a, const ComplexMatrix& b) { return {interleaved(a), expanded(b)}; }
 
 ProductOperands product_operands(const NpyArray& a, const std::string& a_name, const NpyArray& b, const std::string& b_name) {
   require_operand(a, a_name);

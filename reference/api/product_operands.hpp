@@ -23,6 +23,9 @@ struct ProductOperands {
 // InputError unless x is a 2-D f8, f4 or c16 array.
 void require_operand(const NpyArray& x, const std::string& name);
 
+// The real product of a complex product's parts (shapes not checked): A interleaved, B expanded.
+Operands complex_as_real(const ComplexMatrix& a, const ComplexMatrix& b);
+
 // A read and refused before B is looked at, with load_operands' words for real operands; for
 // complex ones, the shapes and the expanded product's memory are checked by the same rules.
 ProductOperands product_operands(const NpyArray& a, const std::string& a_name, const NpyArray& b, const std::string& b_name);
