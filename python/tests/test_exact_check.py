@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ozref
-from conftest import cli_json
+from conftest import checked_both_ways, cli_json
 
 
 def phi_like(rng, m, k):
@@ -44,12 +44,7 @@ def test_exact_rounds_once_where_float64_arithmetic_does_not():
 def test_check_is_the_report_the_command_prints(tmp_path, rng, ozref_cli, c_dtype):
     A, B = phi_like(rng, 20, 150), phi_like(rng, 150, 30)
     C = (A @ B).astype(c_dtype)  # NumPy's own product: not exact
-    for name, x in (("a", A), ("b", B), ("c", C)):
-        np.save(tmp_path / f"{name}.npy", x)
-    code, out, err = ozref_cli("check", "--json", "--a", tmp_path / "a.npy", "--b", tmp_path / "b.npy", "--c", tmp_path / "c.npy")
-    assert code == 0, err
-    report = ozref.check(A, B, C)
-    assert report == cli_json(out)
+    report = checked_both_ways(tmp_path, ozref_cli, ozref.check, A, B, C)
     assert report["c_precision"] == ("fp64" if c_dtype == np.float64 else "fp32")
     assert report["elements"] == 600
 

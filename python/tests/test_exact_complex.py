@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import ozref
-from conftest import cli_json
+from conftest import checked_both_ways, cli_json
 
 
 def round_to(q: Fraction, mantissa_bits: int, min_exponent: int, max_exponent: int) -> float:
@@ -135,12 +135,7 @@ def test_check_measures_a_complex_c_part_by_part(tmp_path, rng, ozref_cli):
     A, B = spread(rng, (5, 12), -20, 20), spread(rng, (12, 6), -20, 20)
     C = ozref.exact(A, B)
     C[3, 2] = complex(C[3, 2].real, C[3, 2].imag * (1 + 2.0**-30))  # a planted error, in an imaginary part
-    for name, x in (("a", A), ("b", B), ("c", C)):
-        np.save(tmp_path / f"{name}.npy", x)
-    code, out, err = ozref_cli("check", "--json", "--a", tmp_path / "a.npy", "--b", tmp_path / "b.npy", "--c", tmp_path / "c.npy")
-    assert code == 0, err
-    report = ozref.check(A, B, C)
-    assert report == cli_json(out)
+    report = checked_both_ways(tmp_path, ozref_cli, ozref.check, A, B, C)
     assert report["complex"] is True and (report["m"], report["n"], report["k"]) == (5, 6, 12)
     assert report["elements"] == 2 * 5 * 6 and report["bit_identical"] == 2 * 5 * 6 - 1
     worst = report["worst_elementwise"]
