@@ -18,6 +18,6 @@ cp build-bundle/ozref build-bundle/bench/bench_gpu_pipeline build-bundle/bench/b
 # OpenMP's runtime stays a shared library (gcc's -fopenmp links it so): it travels with the bundle.
 cp "$(g++ -print-file-name=libgomp.so.1)" "$out/"
 strip "$out/ozref" "$out/bench_gpu_pipeline" "$out/bench_exact_gemm"  # symbols are not needed there; the carried tree is limited
-cp device/run_gpu_tests.sh device/lockstep_case.py device/exact_gpu_tests.sh "$out/"
+cp device/run_gpu_tests.sh device/lockstep_case.py device/exact_gpu_tests.sh device/infer_gpu_tests.sh "$out/"
 echo "gpu_bundle: $out/ozref ($(du -h "$out/ozref" | cut -f1)); it needs only:"
 ldd "$out/ozref" | grep -v -E 'linux-vdso|ld-linux' | sed 's/^/  /'

@@ -184,6 +184,8 @@ void add_spec(CLI::App& app, Action& action);
 struct ServeArgs {
   std::string arch = "sm_90";
   std::string op;  // empty: every op of the spec
+  std::string device = "cpu";  // cpu: the spec's model; gpu: this machine's GPU (infer/gpu_oracle.hpp)
+  bool arch_given = false;
 };
 // Answers line-protocol queries from `in` (docs/infer.md, "The protocol"). Exit 0 at the end of
 // the input; InputError for a malformed query.

@@ -40,6 +40,11 @@ uint32_t parse_answer(const std::string& line, const std::string& where) {
 
 int serve(const mma::ArchSpec& arch, const std::string& op, std::istream& in, std::ostream& out) {
   if (!op.empty()) mma::instruction(arch, op);  // refuse an op the spec lacks before reading
+  return serve([&](const MmaRecord& q) { return mma::execute(mma::instruction(arch, q.op), {q.a, q.b, q.c, q.scale_a, q.scale_b}); }, op,
+               in, out);
+}
+
+int serve(const Oracle& answer, const std::string& op, std::istream& in, std::ostream& out) {
   size_t line_number = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_number;
@@ -47,9 +52,8 @@ int serve(const mma::ArchSpec& arch, const std::string& op, std::istream& in, st
     const std::string where = "stdin:" + std::to_string(line_number);
     const MmaRecord q = parse_query(line, where);
     if (!op.empty() && q.op != op) throw InputError(where + ": this server answers only " + op + ", not " + quoted_excerpt(q.op));
-    const mma::InstructionSpec& spec = mma::instruction(arch, q.op);
     try {
-      out << to_hex32(mma::execute(spec, {q.a, q.b, q.c, q.scale_a, q.scale_b})) << "\n" << std::flush;
+      out << to_hex32(answer(q)) << "\n" << std::flush;
     } catch (const InputError& e) {
       throw InputError(where + ": " + e.what());
     }

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 
+#include "infer/oracle.hpp"
 #include "io/mma_trace.hpp"
 #include "mma/instruction.hpp"
 
@@ -19,9 +20,11 @@ std::string format_query(const MmaRecord& q);  // one line, no newline
 MmaRecord parse_query(const std::string& line, const std::string& where);
 uint32_t parse_answer(const std::string& line, const std::string& where);
 
-// Answers every query read from `in` by `arch`'s model of its op, flushing each answer. `op`, when
-// not empty, is the only op served (the others are refused). Returns 0 at the end of the input;
-// InputError for a malformed query, an op not served or operands of the wrong size.
+// Answers every query read from `in` with `answer`, flushing each answer. `op`, when not empty, is
+// the only op served (the others are refused). Returns 0 at the end of the input; InputError
+// naming the line for a malformed query, an op not served, or what `answer` refuses.
+int serve(const Oracle& answer, const std::string& op, std::istream& in, std::ostream& out);
+// The same with `arch`'s model of each query's op as the answer (an op the spec lacks is refused).
 int serve(const mma::ArchSpec& arch, const std::string& op, std::istream& in, std::ostream& out);
 
 }  // namespace ozref::infer
