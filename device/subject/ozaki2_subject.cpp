@@ -15,6 +15,7 @@
 #include "mma/op_names.hpp"
 #include "runtime/cuda_check.hpp"
 #include "schemes/common/crt.hpp"
+#include "schemes/ozaki2/stages.hpp"
 #include "schemes/pipeline/gpu.hpp"
 #include "subject/subjects.hpp"
 #include "stages/ozaki2/crt_tables.hpp"
@@ -26,6 +27,10 @@ namespace {
 
 using device::DeviceArray;
 namespace twins = device::ozaki2;
+namespace stage = ozaki2;  // the CPU stages, whose names (kName) the twins take
+
+const ozaki2::Setup& setup_of(const Scheme& scheme) { return scheme_setup<ozaki2::Setup>(scheme); }
+std::string stage_name(std::string_view name) { return std::string(name); }
 
 // The stages of `scheme` with GPU twins: ozaki2-int8's, ozaki2-fp8's and ozaki2-fp4's (their scale
 // in the fast and accurate modes; their GEMMs, bound's too, where ozref's kernels issue the
@@ -35,25 +40,27 @@ namespace twins = device::ozaki2;
 }  // namespace
 
 std::set<std::string> ozaki2_twin_names(const Scheme& scheme) {
-  const std::string mode = scheme.options.value("mode", "accurate");
-  const bool gemms = device::kernel_issues(scheme.resolved.value("instruction", ""));
-  if (scheme.name == "rare") {  // its double-double unscale adds the correction between hi + lo and the scaling
-    std::set<std::string> names = {"residues", "reduce", "crt"};
-    if (scheme.options.value("crt", "exact") != "dd") names.insert("unscale");
-    if (gemms) names.insert({"gemm", "correction"});
+  if (scheme.name != "ozaki2-int8" && scheme.name != "ozaki2-fp8" && scheme.name != "ozaki2-fp4" && scheme.name != "rare") return {};
+  const ozaki2::Setup& setup = setup_of(scheme);
+  const bool gemms = device::kernel_issues(setup.lowp.spec().op);
+  if (setup.rare) {  // its double-double unscale adds the correction between hi + lo and the scaling
+    std::set<std::string> names = {stage_name(stage::Residues::kName), stage_name(stage::Reduce::kReduce), stage_name(stage::CrtStage::kName)};
+    if (setup.o.crt != CrtVariant::DoubleDouble) names.insert(stage_name(stage::Unscale::kName));
+    if (gemms) names.insert({stage_name(stage::Gemm::kName), stage_name(stage::Correction::kName)});
     return names;
   }
-  if (scheme.name == "ozaki2-fp8" || scheme.name == "ozaki2-fp4") {
-    std::set<std::string> names = {"truncate", "residues", "split", "recombine", "complex", "crt", "unscale"};
-    if (mode != "gemmul8-fast") names.insert("scale");
-    if (gemms) names.insert("gemm");
-    if (gemms && scheme.name == "ozaki2-fp8") names.insert("bound");  // fp4's raises its operands to E2M1's grid: CPU
-    return names;
+  std::set<std::string> names = {stage_name(stage::Truncate::kName), stage_name(stage::Residues::kName), stage_name(stage::Complex::kName),
+                                 stage_name(stage::CrtStage::kName), stage_name(stage::Unscale::kName)};
+  if (setup.o.mode != ScalingMode::Gemmul8Fast) names.insert(stage_name(stage::Scale::kName));
+  if (gemms) names.insert(stage_name(stage::Gemm::kName));
+  if (setup.int8) {
+    names.insert(stage_name(stage::Reduce::kReduce));
+    if (gemms) names.insert(stage_name(stage::Bound::kName));
+  } else {
+    names.insert({stage_name(stage::Split::kName), stage_name(stage::Reduce::kRecombine)});
+    // fp4's bound raises its operands to E2M1's grid: CPU
+    if (gemms && setup.o.variant == Ozaki2Variant::Fp8) names.insert(stage_name(stage::Bound::kName));
   }
-  if (scheme.name != "ozaki2-int8") return {};
-  std::set<std::string> names = {"truncate", "residues", "reduce", "complex", "crt", "unscale"};
-  if (mode != "gemmul8-fast") names.insert("scale");
-  if (gemms) names.insert({"bound", "gemm"});
   return names;
 }
 
@@ -62,31 +69,37 @@ namespace {
 class Ozaki2Subject final : public TwinSubject {
  public:
   Ozaki2Subject(const Scheme& s, const GpuOptions& o)
-      : TwinSubject(ozaki2_twin_names(s), o.fault), scheme_(s.name), instruction_(s.resolved.value("instruction", "")), options_(o), moduli_(s.resolved.value("moduli", std::vector<int64_t>{})), crt_(moduli_),
-        mode_(s.options.value("mode", "accurate")), dd_(s.options.value("crt", "exact") == "dd") {
-    if (scheme_ == "ozaki2-fp8") limbs_ = twins::limb_products(Ozaki2Variant::Fp8, moduli_.size());
-    if (scheme_ == "ozaki2-fp4") {
+      : TwinSubject(ozaki2_twin_names(s), o.fault), variant_(setup_of(s).o.variant), instruction_(setup_of(s).lowp.spec().op), options_(o),
+        moduli_(setup_of(s).moduli), crt_(moduli_), mode_(setup_of(s).o.mode), dd_(setup_of(s).o.crt == CrtVariant::DoubleDouble) {
+    if (variant_ == Ozaki2Variant::Fp8) limbs_ = twins::limb_products(Ozaki2Variant::Fp8, moduli_.size());
+    if (variant_ == Ozaki2Variant::Fp4) {
       limbs_ = twins::limb_products(Ozaki2Variant::Fp4, moduli_.size());
       two_limb_tables_ = DeviceArray<int8_t>(2 * limbs_.table_pairs);
       twins::two_limb_tables(limbs_.products, two_limb_tables_.get());
     }
-    const bool gaussian = s.options.value("complex-product", "3m") == "gaussian";
+    const bool gaussian = setup_of(s).o.complex_product == ComplexProduct::Gaussian;
     shape_ = {s.m, s.n, s.k, s.parts, s.parts == 1 ? size_t{1} : gaussian ? size_t{2} : size_t{3}, moduli_.size()};
     words_ = twins::crt_words(crt_);
     device_moduli_ = DeviceArray<int64_t>(moduli_.data(), moduli_.size());
     if (gaussian) gaussian_ = twins::gaussian_constants_on_device(moduli_);
-    twins_ = {{"bound", [this](auto&... x) { bound(x...); }},       {"scale", [this](auto&... x) { scale(x...); }},
-              {"truncate", [this](auto&... x) { truncate(x...); }}, {"residues", [this](auto&... x) { residues(x...); }},
-              {"gemm", [this](auto&... x) { gemm(x...); }},         {"reduce", [this](auto&... x) { reduce(x...); }},
-              {"complex", [this](auto&... x) { complex(x...); }},   {"crt", [this](auto&... x) { crt(x...); }},
-              {"unscale", [this](auto&... x) { unscale(x...); }},   {"correction", [this](auto&... x) { correction(x...); }},
-              {"split", [this](auto&... x) { split(x...); }},       {"recombine", [this](auto&... x) { recombine(x...); }}};
+    twins_ = {{stage_name(stage::Bound::kName), [this](auto&... x) { bound(x...); }},
+              {stage_name(stage::Scale::kName), [this](auto&... x) { scale(x...); }},
+              {stage_name(stage::Truncate::kName), [this](auto&... x) { truncate(x...); }},
+              {stage_name(stage::Residues::kName), [this](auto&... x) { residues(x...); }},
+              {stage_name(stage::Gemm::kName), [this](auto&... x) { gemm(x...); }},
+              {stage_name(stage::Reduce::kReduce), [this](auto&... x) { reduce(x...); }},
+              {stage_name(stage::Complex::kName), [this](auto&... x) { complex(x...); }},
+              {stage_name(stage::CrtStage::kName), [this](auto&... x) { crt(x...); }},
+              {stage_name(stage::Unscale::kName), [this](auto&... x) { unscale(x...); }},
+              {stage_name(stage::Correction::kName), [this](auto&... x) { correction(x...); }},
+              {stage_name(stage::Split::kName), [this](auto&... x) { split(x...); }},
+              {stage_name(stage::Reduce::kRecombine), [this](auto&... x) { recombine(x...); }}};
   }
 
   // --gemm wgmma-fused: reduce's twin multiplies the residues itself (fused_reduce).
   std::vector<ArrayRef> extra_inputs(const Stage& s) const override {
-    if (options_.gemm != "wgmma-fused" || s.name() != "reduce") return {};
-    return {{"residues", "a"}, {"residues", "b"}};
+    if (options_.gemm != "wgmma-fused" || s.name() != stage::Reduce::kReduce) return {};
+    return {{std::string(stage::Residues::kName), "a"}, {std::string(stage::Residues::kName), "b"}};
   }
 
  private:
@@ -109,23 +122,23 @@ class Ozaki2Subject final : public TwinSubject {
 
   void scale(const Stage& s, const Arrays& in, Arrays& out) {
     DeviceArray<int32_t> row(shape_.m), col(shape_.n);
-    if (mode_ == "accurate") {
-      const auto u = upload<int32_t>(in, "bound", "row_exp"), v = upload<int32_t>(in, "bound", "col_exp");
-      if (fp_limbs()) twins::scale_accurate(shape_, upload<float>(in, "bound", "c").get(), fp8() ? 0 : twins::kE2M1OutputExponent, u.get(), v.get(),
+    if (mode_ == ScalingMode::Accurate) {
+      const auto u = upload<int32_t>(in, stage::Bound::kName, "row_exp"), v = upload<int32_t>(in, stage::Bound::kName, "col_exp");
+      if (fp_limbs()) twins::scale_accurate(shape_, upload<float>(in, stage::Bound::kName, "c").get(), fp8() ? 0 : twins::kE2M1OutputExponent, u.get(), v.get(),
                                             log2_bound(), row.get(), col.get());
-      else twins::scale_accurate(shape_, upload<int32_t>(in, "bound", "c").get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
-    } else if (mode_ == "fast") {
+      else twins::scale_accurate(shape_, upload<int32_t>(in, stage::Bound::kName, "c").get(), u.get(), v.get(), log2_bound(), row.get(), col.get());
+    } else if (mode_ == ScalingMode::Fast) {
       const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
       twins::scale_fast(shape_, a.get(), b.get(), log2_bound(), row.get(), col.get());
     } else {
-      throw std::logic_error("gpu subject: no twin of the " + mode_ + " scaling");
+      throw std::logic_error("gpu subject: no twin of the " + to_string(mode_) + " scaling");
     }
     download(row, out, s, "row_shift"), download(col, out, s, "col_shift");
   }
 
   void truncate(const Stage& s, const Arrays& in, Arrays& out) {
     const auto a = upload<double>(in, kInputStage, "a"), b = upload<double>(in, kInputStage, "b");
-    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    const auto row = upload<int32_t>(in, stage::Scale::kName, "row_shift"), col = upload<int32_t>(in, stage::Scale::kName, "col_shift");
     DeviceArray<double> ta(a.size()), tb(b.size());
     twins::truncate(shape_, a.get(), b.get(), row.get(), col.get(), ta.get(), tb.get());
     download(ta, out, s, "a"), download(tb, out, s, "b");
@@ -138,7 +151,7 @@ class Ozaki2Subject final : public TwinSubject {
 
   template <typename R>  // int8 residues when every modulus is at most 256, as the CPU stage
   void residues_as(const Stage& s, const Arrays& in, Arrays& out) {
-    const std::string_view from = scheme_ == "rare" ? "round" : "truncate";
+    const std::string_view from = variant_ == Ozaki2Variant::Rare ? stage::Round::kName : stage::Truncate::kName;
     const auto ta = upload<double>(in, from, "a"), tb = upload<double>(in, from, "b");
     DeviceArray<R> ra(shape_.N * shape_.P * shape_.m * shape_.k), rb(shape_.N * shape_.P * shape_.n * shape_.k);
     twins::residues(shape_, ta.get(), tb.get(), device_moduli_.get(), gaussian_.get(), ra.get(), rb.get());
@@ -148,11 +161,11 @@ class Ozaki2Subject final : public TwinSubject {
   void split(const Stage& s, const Arrays& in, Arrays& out) {
     const size_t rows = limbs_.limb_base.back() * shape_.P;
     DeviceArray<int8_t> la(rows * shape_.m * shape_.k), lb(rows * shape_.n * shape_.k);
-    if (scheme_ == "ozaki2-fp4") {  // moduli of at most 169: int8 residues
-      const auto ra = upload<int8_t>(in, "residues", "a"), rb = upload<int8_t>(in, "residues", "b");
+    if (variant_ == Ozaki2Variant::Fp4) {  // moduli of at most 169: int8 residues
+      const auto ra = upload<int8_t>(in, stage::Residues::kName, "a"), rb = upload<int8_t>(in, stage::Residues::kName, "b");
       twins::split(shape_, ra.get(), rb.get(), limbs_.products, limbs_.limb_base, two_limb_tables_.get(), la.get(), lb.get());
     } else {
-      const auto ra = upload<int16_t>(in, "residues", "a"), rb = upload<int16_t>(in, "residues", "b");
+      const auto ra = upload<int16_t>(in, stage::Residues::kName, "a"), rb = upload<int16_t>(in, stage::Residues::kName, "b");
       twins::split(shape_, ra.get(), rb.get(), limbs_.products, limbs_.limb_base, la.get(), lb.get());
     }
     download(la, out, s, "a"), download(lb, out, s, "b");
@@ -160,7 +173,7 @@ class Ozaki2Subject final : public TwinSubject {
 
   void gemm(const Stage& s, const Arrays& in, Arrays& out) {
     if (fp_limbs()) return limb_gemm(s, in, out);
-    const auto ra = upload<int8_t>(in, "residues", "a"), rb = upload<int8_t>(in, "residues", "b");
+    const auto ra = upload<int8_t>(in, stage::Residues::kName, "a"), rb = upload<int8_t>(in, stage::Residues::kName, "b");
     const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
     DeviceArray<int32_t> c(shape_.N * Q * mn);
     for (size_t t = 0; t < shape_.N; ++t)
@@ -171,7 +184,7 @@ class Ozaki2Subject final : public TwinSubject {
 
   // Modulus t's GEMM g of plane product q multiplies A's limb a_limb of plane q by B's limb b_limb.
   void limb_gemm(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto la = lowp_operands(upload<int8_t>(in, "split", "a")), lb = lowp_operands(upload<int8_t>(in, "split", "b"));
+    const auto la = lowp_operands(upload<int8_t>(in, stage::Split::kName, "a")), lb = lowp_operands(upload<int8_t>(in, stage::Split::kName, "b"));
     const size_t Q = shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
     DeviceArray<uint32_t> c(limbs_.term_base.back() * Q * mn);
     for (size_t t = 0; t < shape_.N; ++t) {
@@ -200,7 +213,7 @@ class Ozaki2Subject final : public TwinSubject {
   }
 
   void recombine(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto c = upload<uint32_t>(in, "gemm", "c");
+    const auto c = upload<uint32_t>(in, stage::Gemm::kName, "c");
     DeviceArray<int16_t> r(shape_.N * shape_.P * shape_.m * shape_.n);
     twins::recombine(shape_, shape_.P, c.get(), limbs_.products, limbs_.term_base, r.get());
     download(r, out, s, "c");
@@ -208,7 +221,7 @@ class Ozaki2Subject final : public TwinSubject {
 
   void reduce(const Stage& s, const Arrays& in, Arrays& out) {
     if (options_.gemm == "wgmma-fused") return fused_reduce(s, in, out);
-    const auto c = upload<int32_t>(in, "gemm", "c");
+    const auto c = upload<int32_t>(in, stage::Gemm::kName, "c");
     DeviceArray<int16_t> r(c.size());
     twins::reduce(shape_, shape_.P, c.get(), device_moduli_.get(), r.get());
     download(r, out, s, "c");
@@ -218,7 +231,7 @@ class Ozaki2Subject final : public TwinSubject {
   // epilogue (wgmma_gemm_reduced, the bench's fused path), batches of planes per launch, held to
   // the CPU's reduce of the model's GEMMs.
   void fused_reduce(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto ra = upload<int8_t>(in, "residues", "a"), rb = upload<int8_t>(in, "residues", "b");
+    const auto ra = upload<int8_t>(in, stage::Residues::kName, "a"), rb = upload<int8_t>(in, stage::Residues::kName, "b");
     const size_t planes = shape_.N * shape_.P, mk = shape_.m * shape_.k, nk = shape_.n * shape_.k, mn = shape_.m * shape_.n;
     DeviceArray<int16_t> r(planes * mn);
     for (size_t first = 0; first < planes; first += device::kMaxReducedPlanes) {
@@ -239,7 +252,7 @@ class Ozaki2Subject final : public TwinSubject {
   }
 
   void crt(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto r = upload<int16_t>(in, shape_.S == 2 ? "complex" : residue_stage(), "c");
+    const auto r = upload<int16_t>(in, shape_.S == 2 ? stage::Complex::kName : residue_stage(), "c");
     const size_t count = shape_.S * shape_.m * shape_.n;
     const twins::CrtTables tables = twins::crt_tables(crt_);
     if (dd_) {
@@ -254,20 +267,20 @@ class Ozaki2Subject final : public TwinSubject {
   }
 
   void unscale(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    const auto row = upload<int32_t>(in, stage::Scale::kName, "row_shift"), col = upload<int32_t>(in, stage::Scale::kName, "col_shift");
     DeviceArray<double> c(shape_.S * shape_.m * shape_.n);
     if (dd_) {
-      const auto hi = upload<double>(in, "crt", "hi"), lo = upload<double>(in, "crt", "lo");
+      const auto hi = upload<double>(in, stage::CrtStage::kName, "hi"), lo = upload<double>(in, stage::CrtStage::kName, "lo");
       twins::unscale_dd(shape_, hi.get(), lo.get(), row.get(), col.get(), c.get());
     } else {
-      const auto words = upload<int64_t>(in, "crt", "c");
+      const auto words = upload<int64_t>(in, stage::CrtStage::kName, "c");
       DeviceArray<int32_t> correction;
       int exponent = 0;
-      if (scheme_ == "rare") {
-        correction = upload<int32_t>(in, "correction", "c");
-        exponent = in.data<int32_t>({"scale", "bits_eff"})[0] - 15;
+      if (variant_ == Ozaki2Variant::Rare) {
+        correction = upload<int32_t>(in, stage::Correction::kName, "c");
+        exponent = in.data<int32_t>({stage::Scale::kName, "bits_eff"})[0] - 15;
       }
-      twins::unscale_exact(shape_, words.get(), words_, row.get(), col.get(), scheme_ == "rare" ? correction.get() : nullptr, exponent, c.get());
+      twins::unscale_exact(shape_, words.get(), words_, row.get(), col.get(), variant_ == Ozaki2Variant::Rare ? correction.get() : nullptr, exponent, c.get());
     }
     download(c, out, s, "c");
   }
@@ -278,11 +291,11 @@ class Ozaki2Subject final : public TwinSubject {
     DeviceArray<int32_t> c(2 * mn);
     const char* planes[2][2] = {{"a_hi7", "b_q7"}, {"a_q7", "b_hi7"}};
     for (size_t e = 0; e < 2; ++e) {
-      const Tensor& b = in.get({"round", planes[e][1]});
+      const Tensor& b = in.get({stage::Round::kName, planes[e][1]});
       std::vector<int8_t> columns(shape_.n * shape_.k);
       for (size_t kk = 0; kk < shape_.k; ++kk)
         for (size_t j = 0; j < shape_.n; ++j) columns[j * shape_.k + kk] = b.as<int8_t>()[kk * shape_.n + j];
-      const auto a = upload<int8_t>(in, "round", planes[e][0]);
+      const auto a = upload<int8_t>(in, stage::Round::kName, planes[e][0]);
       const DeviceArray<int8_t> bt(columns.data(), columns.size());
       int8_gemm(a.get(), bt.get(), c.get() + e * mn);
     }
@@ -298,16 +311,17 @@ class Ozaki2Subject final : public TwinSubject {
     device::gemm_by_op(instruction_, shape_.m, shape_.n, shape_.k, a, b_columns, c);
   }
 
-  bool fp8() const { return scheme_ == "ozaki2-fp8"; }
-  bool fp_limbs() const { return fp8() || scheme_ == "ozaki2-fp4"; }  // limbs, FP32 GEMM outputs, recombine
-  std::string_view residue_stage() const { return fp_limbs() ? "recombine" : "reduce"; }
+  bool fp8() const { return variant_ == Ozaki2Variant::Fp8; }
+  bool fp_limbs() const { return fp8() || variant_ == Ozaki2Variant::Fp4; }  // limbs, FP32 GEMM outputs, recombine
+  std::string_view residue_stage() const { return fp_limbs() ? stage::Reduce::kRecombine : stage::Reduce::kReduce; }
   double log2_bound() const { return std::log2(crt_.product().get_d()) - 2; }
 
-  std::string scheme_, instruction_;
+  Ozaki2Variant variant_;
+  std::string instruction_;
   GpuOptions options_;
   std::vector<int64_t> moduli_;
   Crt crt_;
-  std::string mode_;
+  ScalingMode mode_;
   bool dd_;
   twins::Shape shape_;
   size_t words_ = 2;
