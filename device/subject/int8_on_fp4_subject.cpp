@@ -17,6 +17,7 @@ namespace {
 
 using device::DeviceArray;
 namespace twins = device::int8_on_fp4;
+namespace stage = int8_on_fp4;  // the CPU stages, whose names (kName) the twins take
 
 const int8_on_fp4::Setup& setup_of(const Scheme& scheme) { return scheme_setup<int8_on_fp4::Setup>(scheme); }
 
@@ -24,8 +25,9 @@ class Int8OnFp4Subject final : public TwinSubject {
  public:
   Int8OnFp4Subject(const Scheme& scheme, const GpuOptions& o) : TwinSubject(int8_on_fp4_twin_names(scheme), o.fault), s_(setup_of(scheme)) {
     if (o.gemm == "cublaslt") throw InputError("lockstep: --gemm cublaslt runs INT8 GEMMs; int8-on-fp4 multiplies FP4 digits (use --gemm mma)");
-    twins_ = {{"limbs", [this](auto&... x) { limbs(x...); }}, {"gemm", [this](auto&... x) { gemm(x...); }},
-              {"combine", [this](auto&... x) { combine(x...); }}};
+    twins_ = {{stage_name(stage::Limbs::kName), [this](auto&... x) { limbs(x...); }},
+              {stage_name(stage::Gemm::kName), [this](auto&... x) { gemm(x...); }},
+              {stage_name(stage::Combine::kName), [this](auto&... x) { combine(x...); }}};
   }
 
 
@@ -42,7 +44,7 @@ class Int8OnFp4Subject final : public TwinSubject {
   // The nine GEMMs A_i B_j (i outer) on E2M1 containers of the digits, B's planes by columns.
   void gemm(const Stage& s, const Arrays& in, Arrays& out) {
     const size_t mk = s_.m * s_.k, nk = s_.n * s_.k, mn = s_.m * s_.n;
-    const auto la = upload<int8_t>(in, "limbs", "a"), lb = upload<int8_t>(in, "limbs", "b");
+    const auto la = upload<int8_t>(in, stage::Limbs::kName, "a"), lb = upload<int8_t>(in, stage::Limbs::kName, "b");
     DeviceArray<int8_t> columns(twins::kLimbs * nk);
     device::ozaki1::slice_columns({s_.m, s_.n, s_.k, twins::kLimbs}, lb.get(), columns.get());
     DeviceArray<uint8_t> ea(la.size()), eb(columns.size());
@@ -55,7 +57,7 @@ class Int8OnFp4Subject final : public TwinSubject {
   }
 
   void combine(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto c = upload<uint32_t>(in, "gemm", "c");
+    const auto c = upload<uint32_t>(in, stage::Gemm::kName, "c");
     DeviceArray<int32_t> result(s_.m * s_.n);
     twins::combine(c.get(), s_.m * s_.n, result.get());
     download(result, out, s, "c");
@@ -67,8 +69,8 @@ class Int8OnFp4Subject final : public TwinSubject {
 }  // namespace
 
 std::set<std::string> int8_on_fp4_twin_names(const Scheme& scheme) {
-  std::set<std::string> names = {"limbs", "combine"};
-  if (device::kernel_issues(setup_of(scheme).lowp.spec().op)) names.insert("gemm");
+  std::set<std::string> names = {stage_name(stage::Limbs::kName), stage_name(stage::Combine::kName)};
+  if (device::kernel_issues(setup_of(scheme).lowp.spec().op)) names.insert(stage_name(stage::Gemm::kName));
   return names;
 }
 

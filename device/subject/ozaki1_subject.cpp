@@ -10,6 +10,7 @@
 #include "gemm/gemm_by_op.hpp"
 #include "gemm/int8_gemm.hpp"
 #include "schemes/ozaki1/setup.hpp"
+#include "schemes/ozaki1/stages.hpp"
 #include "stages/ozaki1/twins.hpp"
 #include "stages/ozaki2/twins.hpp"
 #include "subject/subjects.hpp"
@@ -19,6 +20,7 @@ namespace {
 
 using device::DeviceArray;
 namespace twins = device::ozaki1;
+namespace stage = ozaki1;  // the CPU stages, whose names (kName) the twins take
 
 const ozaki1::Setup& setup_of(const Scheme& scheme) { return scheme_setup<ozaki1::Setup>(scheme); }
 
@@ -50,9 +52,12 @@ class Ozaki1Subject final : public TwinSubject {
     if (o.gemm == "cublaslt" && slicing_ != twins::Slicing::Ozimmu)
       throw InputError("lockstep: --gemm cublaslt runs s8 x s8 GEMMs; " + scheme.name +
                        (slicing_ == twins::Slicing::Cublas ? " --slicing cublas mixes u8 slices" : " multiplies FP4 digits") + " (use --gemm mma)");
-    twins_ = {{"stack", [this](auto&... x) { stack(x...); }},           {"scale", [this](auto&... x) { scale(x...); }},
-              {"slices", [this](auto&... x) { slices(x...); }},         {"gemm", [this](auto&... x) { gemm(x...); }},
-              {"accumulate", [this](auto&... x) { accumulate(x...); }}, {"unscale", [this](auto&... x) { unscale(x...); }}};
+    twins_ = {{stage_name(stage::Stack::kName), [this](auto&... x) { stack(x...); }},
+              {stage_name(stage::Scale::kName), [this](auto&... x) { scale(x...); }},
+              {stage_name(stage::Slices::kName), [this](auto&... x) { slices(x...); }},
+              {stage_name(stage::Gemm::kName), [this](auto&... x) { gemm(x...); }},
+              {stage_name(stage::Accumulate::kName), [this](auto&... x) { accumulate(x...); }},
+              {stage_name(stage::Unscale::kName), [this](auto&... x) { unscale(x...); }}};
   }
 
 
@@ -74,7 +79,7 @@ class Ozaki1Subject final : public TwinSubject {
 
   void slices(const Stage& s, const Arrays& in, Arrays& out) {
     const auto a = upload<double>(in, s_.source(), "a"), b = upload<double>(in, s_.source(), "b");
-    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    const auto row = upload<int32_t>(in, stage::Scale::kName, "row_shift"), col = upload<int32_t>(in, stage::Scale::kName, "col_shift");
     DeviceArray<int8_t> sa(s_.p * s_.m * s_.k), sb(s_.p * s_.k * s_.n);
     twins::slices(shape_, slicing_, s_.sl.width(), a.get(), b.get(), row.get(), col.get(), sa.get(), sb.get());
     download(sa, out, s, "a"), download(sb, out, s, "b");
@@ -91,8 +96,8 @@ class Ozaki1Subject final : public TwinSubject {
   // host f4 array's: subjects.hpp's download).
   template <typename C>
   void gemm_as(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto sa = operands(upload<int8_t>(in, "slices", "a"));
-    const auto sb = upload<int8_t>(in, "slices", "b");
+    const auto sa = operands(upload<int8_t>(in, stage::Slices::kName, "a"));
+    const auto sb = upload<int8_t>(in, stage::Slices::kName, "b");
     const size_t mk = s_.m * s_.k, nk = s_.n * s_.k, mn = s_.m * s_.n;
     DeviceArray<int8_t> columns(s_.p * nk);
     twins::slice_columns(shape_, sb.get(), columns.get());
@@ -134,8 +139,8 @@ class Ozaki1Subject final : public TwinSubject {
     }
     const size_t words = s_.exact ? s_.words() : 0;
     const auto run = [&](void* sums) {
-      if (slicing_ == twins::Slicing::Fp4) twins::accumulate(shape_, upload<uint32_t>(in, "gemm", "c").get(), weights, words, sums);
-      else twins::accumulate(shape_, upload<int32_t>(in, "gemm", "c").get(), weights, words, sums);
+      if (slicing_ == twins::Slicing::Fp4) twins::accumulate(shape_, upload<uint32_t>(in, stage::Gemm::kName, "c").get(), weights, words, sums);
+      else twins::accumulate(shape_, upload<int32_t>(in, stage::Gemm::kName, "c").get(), weights, words, sums);
     };
     if (s_.exact) {
       DeviceArray<int64_t> acc(s_.m * s_.n * words);
@@ -149,10 +154,10 @@ class Ozaki1Subject final : public TwinSubject {
   }
 
   void unscale(const Stage& s, const Arrays& in, Arrays& out) {
-    const auto row = upload<int32_t>(in, "scale", "row_shift"), col = upload<int32_t>(in, "scale", "col_shift");
+    const auto row = upload<int32_t>(in, stage::Scale::kName, "row_shift"), col = upload<int32_t>(in, stage::Scale::kName, "col_shift");
     DeviceArray<double> c(s_.m * s_.n);
-    if (s_.exact) twins::unscale_exact(shape_, upload<int64_t>(in, "accumulate", "c").get(), s_.words(), s_.sl.unit_exponent(), row.get(), col.get(), c.get());
-    else twins::unscale_fp64(shape_, upload<double>(in, "accumulate", "c").get(), row.get(), col.get(), c.get());
+    if (s_.exact) twins::unscale_exact(shape_, upload<int64_t>(in, stage::Accumulate::kName, "c").get(), s_.words(), s_.sl.unit_exponent(), row.get(), col.get(), c.get());
+    else twins::unscale_fp64(shape_, upload<double>(in, stage::Accumulate::kName, "c").get(), row.get(), col.get(), c.get());
     download(c, out, s, "c");
   }
 
@@ -166,8 +171,9 @@ class Ozaki1Subject final : public TwinSubject {
 
 std::set<std::string> ozaki1_twin_names(const Scheme& scheme) {
   const ozaki1::Setup& s = setup_of(scheme);
-  std::set<std::string> names = {"stack", "scale", "slices", "accumulate", "unscale"};
-  if (kernels_issue_every_pair(s)) names.insert("gemm");
+  std::set<std::string> names = {stage_name(stage::Stack::kName), stage_name(stage::Scale::kName), stage_name(stage::Slices::kName),
+                                 stage_name(stage::Accumulate::kName), stage_name(stage::Unscale::kName)};
+  if (kernels_issue_every_pair(s)) names.insert(stage_name(stage::Gemm::kName));
   return names;
 }
 

@@ -30,7 +30,6 @@ namespace twins = device::ozaki2;
 namespace stage = ozaki2;  // the CPU stages, whose names (kName) the twins take
 
 const ozaki2::Setup& setup_of(const Scheme& scheme) { return scheme_setup<ozaki2::Setup>(scheme); }
-std::string stage_name(std::string_view name) { return std::string(name); }
 
 // The stages of `scheme` with GPU twins: ozaki2-int8's, ozaki2-fp8's and ozaki2-fp4's (their scale
 // in the fast and accurate modes; their GEMMs, bound's too, where ozref's kernels issue the

@@ -26,6 +26,9 @@ std::unique_ptr<Subject> make_ozaki1_subject(const Scheme& scheme, const GpuOpti
 std::set<std::string> int8_on_fp4_twin_names(const Scheme& scheme);
 std::unique_ptr<Subject> make_int8_on_fp4_subject(const Scheme& scheme, const GpuOptions& options);
 
+// A CPU stage's name (its class's kName), as the twins and the runner key stages.
+inline std::string stage_name(std::string_view name) { return std::string(name); }
+
 // The Setup its stages share, from a scheme's first stage.
 template <typename Setup>
 const Setup& scheme_setup(const Scheme& scheme) {
