@@ -3,23 +3,28 @@
 # H200 traces recorded by the probe program (tests/data/traces/h200) with the recorded D, byte for
 # byte; then `ozref infer` rediscovers each sm_90 instruction's datapath from the GPU's answers
 # alone, no spec given, and validates it on fresh random queries, counted. One line per check to
-# OUT/summary.txt; the last line counts passed and failed. Needs an sm_90 GPU and python3; run from
-# the repository root (the traces), with an ozref built with CUDA (scripts/gpu_bundle.sh).
-# Usage: bash device/infer_gpu_tests.sh OZREF OUT
+# OUT/summary.txt; the last line counts passed and failed. Needs an sm_90 GPU and python3, and an
+# ozref built with CUDA (scripts/gpu_bundle.sh).
+# Usage: bash infer_gpu_tests.sh OZREF OUT [TRACES, default tests/data/traces/h200 of the repository]
 set -u
-oz=$1 out=$2
+oz=$1 out=$2 traces=${3:-tests/data/traces/h200}
 mkdir -p "$out"
 "$oz" serve --device gpu </dev/null >"$out/gpu-check.txt" 2>&1
-if [ $? -eq 77 ]; then
+rc=$?
+if [ $rc -ne 0 ]; then  # 77: no usable GPU; 2: not an sm_90 one
   cat "$out/gpu-check.txt"
-  exit 77
+  exit $rc
+fi
+if ! ls "$traces"/*.jsonl.gz >/dev/null 2>&1; then
+  echo "infer_gpu_tests: no recorded traces (*.jsonl.gz) in $traces"
+  exit 2
 fi
 summary="$out/summary.txt"
 : >"$summary"
 passed=0 failed=0
 ops=()
 
-for trace in tests/data/traces/h200/*.jsonl.gz; do
+for trace in "$traces"/*.jsonl.gz; do
   name=$(basename "$trace" .jsonl.gz)
   # The records as queries (OP A B C), and their recorded answers (D), one per line each.
   python3 - "$trace" "$out/$name.queries" "$out/$name.recorded" <<'PY'

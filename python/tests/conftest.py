@@ -48,12 +48,12 @@ def cli_json(out):
     return json.loads(out)
 
 
-def checked_both_ways(folder, run_cli, check, A, B, C, *args):
-    """`ozref check --json ARGS` on A, B and C saved in `folder`, and `check(A, B, C)`: the report,
+def checked_both_ways(folder, run_cli, check, A, B, C):
+    """`ozref check --json` on A, B and C saved in `folder`, and `check(A, B, C)`: the report,
     asserted to be the same both ways."""
     for name, x in (("a", A), ("b", B), ("c", C)):
         np.save(folder / f"{name}.npy", x)
-    code, out, err = run_cli("check", "--json", *args, "--a", folder / "a.npy", "--b", folder / "b.npy", "--c", folder / "c.npy")
+    code, out, err = run_cli("check", "--json", "--a", folder / "a.npy", "--b", folder / "b.npy", "--c", folder / "c.npy")
     assert code == 0, err
     report = check(A, B, C)
     assert report == cli_json(out)

@@ -9,9 +9,12 @@
 
 namespace ozref {
 
+void require_c_shape(const std::vector<size_t>& shape, size_t m, size_t n, const std::string& c_name) {
+  if (shape.size() != 2 || shape[0] != m || shape[1] != n) throw InputError(c_name + ": C must be " + shape_text(m, n) + " to match A and B");
+}
+
 void require_c_matching(const std::vector<size_t>& shape, DType dtype, size_t m, size_t n, const std::string& c_name) {
-  if (shape.size() != 2 || shape[0] != m || shape[1] != n)
-    throw InputError(c_name + ": C must be " + std::to_string(m) + "x" + std::to_string(n) + " to match A and B");
+  require_c_shape(shape, m, n, c_name);
   if (dtype != DType::F8 && dtype != DType::F4)
     throw InputError(c_name + ": expected dtype f8 or f4, got " + std::string(dtype_name(dtype)));
 }

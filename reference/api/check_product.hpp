@@ -20,6 +20,8 @@ struct CheckOutcome {
   std::optional<AccuracyGate> gate = std::nullopt;  // the floor asked for, if any (its verdict: judge(metrics, *gate))
 };
 
+// InputError naming `c_name` when C is not m x n.
+void require_c_shape(const std::vector<size_t>& shape, size_t m, size_t n, const std::string& c_name);
 // InputError naming `c_name` when C (its shape and dtype) is not m x n, or not f8 or f4.
 void require_c_matching(const std::vector<size_t>& shape, DType dtype, size_t m, size_t n, const std::string& c_name);
 const char* c_precision_of(DType dtype);  // "fp64" for f8, "fp32" for f4

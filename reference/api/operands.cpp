@@ -5,9 +5,8 @@
 #include "io/npy.hpp"
 
 namespace ozref {
-namespace {
+
 std::string shape_text(size_t rows, size_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
-}  // namespace
 
 double exact_product_bytes(size_t rows, size_t cols) {
   return double(rows) * double(cols) * double(sizeof(double) + sizeof(long double) + sizeof(uint8_t) + sizeof(float));  // ExactProduct

@@ -12,6 +12,8 @@ struct Operands {
   Matrix<double> a, b;
 };
 
+std::string shape_text(size_t rows, size_t cols);  // "3x4"
+
 // Bytes an exact product of rows x cols holds (nearest, residual, residual_exact, nearest_fp32:
 // exact/exact_gemm.hpp), for the memory checks made before it is computed.
 double exact_product_bytes(size_t rows, size_t cols);

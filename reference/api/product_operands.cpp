@@ -1,6 +1,7 @@
 #include "api/product_operands.hpp"
 
 #include <cstring>
+#include <tuple>
 
 #include "common/error.hpp"
 #include "exact/exact_gemm.hpp"
@@ -14,44 +15,60 @@ void require_operand(const NpyArray& x, const std::string& name) {
 }
 
 namespace {
-std::string shape_text(size_t rows, size_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+// Element (row, col) of a 2-D array as (re, im): f8 and f4 (widened exactly) with a zero imaginary part.
+struct ComplexAt {
+  const NpyArray& x;
+  std::pair<double, double> operator()(size_t row, size_t col) const {
+    const size_t e = row * x.shape[1] + col;
+    double part[2] = {0, 0};
+    if (x.dtype == DType::F4) {
+      float f;
+      std::memcpy(&f, &x.data[4 * e], 4);
+      part[0] = f;
+    } else {
+      std::memcpy(part, &x.data[dtype_size(x.dtype) * e], dtype_size(x.dtype));
+    }
+    return {part[0], part[1]};
+  }
+};
 
-// An operand's real and imaginary parts (a real one's imaginary part is zero).
-ComplexMatrix parts_of(const NpyArray& x, const std::string& name) {
-  if (x.dtype == DType::C16) return complex_from_npy(x, name);
-  Matrix<double> re = matrix_from_npy(x, name);
-  Matrix<double> im(re.rows, re.cols);
-  return {std::move(re), std::move(im)};
-}
+// Elements of ComplexMatrix parts as (re, im).
+struct PartsAt {
+  const ComplexMatrix& x;
+  std::pair<double, double> operator()(size_t row, size_t col) const { return {x.re(row, col), x.im(row, col)}; }
+};
 
-// A (m x k) as m x 2k: each element's real part, then its imaginary part.
-Matrix<double> interleaved(const ComplexMatrix& a) {
-  Matrix<double> x(a.re.rows, 2 * a.re.cols);
-  for (size_t e = 0; e < a.re.size(); ++e) x.data[2 * e] = a.re.data[e], x.data[2 * e + 1] = a.im.data[e];
+// A (rows x cols) as rows x 2 cols: each element's real part, then its imaginary part.
+template <typename At>
+Matrix<double> interleaved(size_t rows, size_t cols, At at) {
+  Matrix<double> x(rows, 2 * cols);
+  for (size_t i = 0; i < rows; ++i)
+    for (size_t l = 0; l < cols; ++l) std::tie(x(i, 2 * l), x(i, 2 * l + 1)) = at(i, l);
   return x;
 }
 
 // B (k x n) as 2k x 2n, b's block [[re, im], [-im, re]]: a row of interleaved(A) times column
 // 2j gives Re C[i, j], times column 2j + 1 gives Im C[i, j].
-Matrix<double> expanded(const ComplexMatrix& b) {
-  const size_t k = b.re.rows, n = b.re.cols;
+template <typename At>
+Matrix<double> expanded(size_t k, size_t n, At at) {
   Matrix<double> x(2 * k, 2 * n);
   for (size_t l = 0; l < k; ++l)
     for (size_t j = 0; j < n; ++j) {
-      const double re = b.re(l, j), im = b.im(l, j);
+      const auto [re, im] = at(l, j);
       x(2 * l, 2 * j) = re, x(2 * l, 2 * j + 1) = im;
       x(2 * l + 1, 2 * j) = -im, x(2 * l + 1, 2 * j + 1) = re;
     }
   return x;
 }
 
+// The operands are read straight from the arrays: the expansions are the only copies made.
 ProductOperands complex_operands(const NpyArray& a, const std::string& a_name, const NpyArray& b, const std::string& b_name) {
   const size_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
   require_agreeing_shapes(m, k, a_name, b.shape[0], n, b_name);
   require_product_memory(m, 2 * n, 8.0 * (2.0 * double(m) * double(k) + 4.0 * double(k) * double(n)),
                          "the complex product of A (" + a_name + ", " + shape_text(m, k) + ") and B (" + b_name + ", " +
                              shape_text(k, n) + ")");
-  return {complex_as_real(parts_of(a, a_name), parts_of(b, b_name)), true, m, n, k};
+  return {{interleaved(m, k, ComplexAt{a}), expanded(k, n, ComplexAt{b})}, true, m, n, k};
 }
 
 // The places of a complex C's metrics, from the real product's (i, 2j + part) to (i, j) and the part.
@@ -61,7 +78,9 @@ void name_part(size_t& col, const char*& part) {
 }
 }  // namespace
 
-Operands complex_as_real(const ComplexMatrix& a, const ComplexMatrix& b) { return {interleaved(a), expanded(b)}; }
+Operands complex_as_real(const ComplexMatrix& a, const ComplexMatrix& b) {
+  return {interleaved(a.re.rows, a.re.cols, PartsAt{a}), expanded(b.re.rows, b.re.cols, PartsAt{b})};
+}
 
 ProductOperands product_operands(const NpyArray& a, const std::string& a_name, const NpyArray& b, const std::string& b_name) {
   require_operand(a, a_name);
@@ -92,8 +111,7 @@ NpyArray c_as_real(NpyArray c, const ProductOperands& p, const std::string& c_na
     require_c_matching(c.shape, c.dtype, p.m, p.n, c_name);
     return c;
   }
-  if (c.shape.size() != 2 || c.shape[0] != p.m || c.shape[1] != p.n)
-    throw InputError(c_name + ": C must be " + shape_text(p.m, p.n) + " to match A and B");
+  require_c_shape(c.shape, p.m, p.n, c_name);
   if (c.dtype != DType::C16)
     throw InputError(c_name + ": expected dtype c16 (complex128) for the complex product of A and B, got " + std::string(dtype_name(c.dtype)));
   c.dtype = DType::F8;

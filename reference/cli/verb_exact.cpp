@@ -54,11 +54,11 @@ void print_gpu_plan(std::ostream& out, const GpuExactProduct& g) {
 }
 }  // namespace
 
-int gpu_missing(const std::string& verb, const std::string& device, std::ostream& out, const std::string& flag) {
+int gpu_missing(const std::string& verb, const std::string& device, std::ostream& out, const std::string& flag, const std::string& needs) {
   if (device != "gpu") return 0;
   const schemes::GpuInfo info = schemes::gpu_info();
   if (info.available) return 0;
-  out << "ozref " << verb << ": " << info.why_not << "; " << flag << " gpu needs an sm_90, sm_100 or sm_120 GPU (nothing was run)\n";
+  out << "ozref " << verb << ": " << info.why_not << "; " << flag << " gpu needs " << needs << " (nothing was run)\n";
   return 77;
 }
 

@@ -51,7 +51,7 @@ void add_fuzz(CLI::App& app, Action& action) {
   add_declared_scheme_options(verb, args->scheme.options);  // a scheme subject's options, as ozref run takes them
   add_finite_option(verb, "--at-least", args->options.at_least.emplace(), 0, 1100, "accuracy: the floor in correct bits");
   verb->add_option("--metric", args->options.metric, "accuracy's metric: maxnorm or elementwise")->capture_default_str();
-  verb->add_option("--property", args->options.properties, "comma-separated: accuracy, exactness, determinism, specials, no-crash (default: accuracy with --at-least, specials, no-crash)");
+  verb->add_option("--property", args->options.properties, "comma-separated: accuracy, exactness, correctly-rounded, determinism, specials, no-crash (default: accuracy with --at-least, specials, no-crash)");
   verb->add_option("--generators", args->options.generators, "comma-separated generators (default: all; docs/fuzz.md lists them)");
   add_finite_option(verb, "--seconds", args->options.seconds, 0, 1e9, "the time budget of generated cases")->capture_default_str();
   add_integer_option(verb, "--cases", args->options.cases, uint64_t{0}, UINT64_MAX, "at most this many generated cases (0: no limit but the time)");

@@ -14,7 +14,8 @@ namespace ozref::cli {
 int run_serve(const ServeArgs& args, std::istream& in, std::ostream& out) {
   if (args.device != "gpu") return infer::serve(mma::arch(args.arch), args.op, in, out);
   if (args.arch_given) throw InputError("--arch names a spec to serve; --device gpu serves this machine's GPU itself");
-  if (const int code = gpu_missing("serve", args.device, out)) return code;
+  // On standard error: standard output carries answers.
+  if (const int code = gpu_missing("serve", args.device, std::cerr, "--device", "an sm_90 GPU")) return code;
   const infer::Oracle gpu = infer::gpu_oracle();
   if (!args.op.empty()) {
     const std::vector<std::string> ops = infer::gpu_oracle_ops();

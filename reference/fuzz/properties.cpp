@@ -14,6 +14,7 @@ namespace {
 
 const std::pair<Property, const char*> kNames[] = {{Property::Accuracy, "accuracy"},
                                                    {Property::Exactness, "exactness"},
+                                                   {Property::CorrectlyRounded, "correctly-rounded"},
                                                    {Property::Determinism, "determinism"},
                                                    {Property::Specials, "specials"},
                                                    {Property::NoCrash, "no-crash"}};
@@ -55,7 +56,7 @@ PropertySet parse_properties(const std::string& list, std::optional<double> at_l
   for (std::string word; std::getline(words, word, ',');) {
     const auto* found = std::find_if(std::begin(kNames), std::end(kNames), [&](const auto& entry) { return word == entry.second; });
     if (found == std::end(kNames))
-      throw InputError("--property: unknown property " + quoted_excerpt(word) + " (known: accuracy, exactness, determinism, specials, no-crash)");
+      throw InputError("--property: unknown property " + quoted_excerpt(word) + " (known: accuracy, exactness, correctly-rounded, determinism, specials, no-crash)");
     if (!set.has(found->first)) set.checked.push_back(found->first);
   }
   if (set.has(Property::Accuracy) && !at_least) throw InputError("--property accuracy needs --at-least BITS");
@@ -83,6 +84,19 @@ std::optional<std::string> exactness_failure(const Matrix<double>& c, const Exac
       s << "the product is exactly representable, but C[" << i / c.cols << "," << i % c.cols << "] = " << c.data[i] << ", not " << e.nearest[i];
       return s.str();
     }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> correctly_rounded_failure(const Matrix<double>& c, const ExactProduct& e) {
+  for (size_t i = 0; i < c.size(); ++i) {
+    const double x = c.data[i], r = e.nearest[i];
+    const bool exact_zero = r == 0 && e.residual[i] == 0 && e.residual_exact[i];
+    if (same_bits(x, r) || (std::isnan(x) && std::isnan(r)) || (exact_zero && x == 0)) continue;
+    std::ostringstream s;
+    s.precision(17);
+    s << "C[" << i / c.cols << "," << i % c.cols << "] = " << x << " where the exact product rounds to " << r;
+    return s.str();
   }
   return std::nullopt;
 }
@@ -118,6 +132,7 @@ Verdict check_case(const PropertySet& set, Subject& subject, const Matrix<double
     if (!wanted(p)) continue;
     if (p == Property::Specials) failure = specials_failure(m);
     if (p == Property::Exactness) failure = exactness_failure(out.c, e);
+    if (p == Property::CorrectlyRounded) failure = correctly_rounded_failure(out.c, e);
     if (p == Property::Accuracy) failure = accuracy_failure(m, set.at_least, set.metric);
     if (p == Property::Determinism) {
       const SubjectOutcome again = subject.run(a, b);

@@ -14,7 +14,7 @@
 
 namespace ozref::fuzz {
 
-enum class Property { Accuracy, Exactness, Determinism, Specials, NoCrash };
+enum class Property { Accuracy, Exactness, CorrectlyRounded, Determinism, Specials, NoCrash };
 
 std::string property_name(Property p);  // "accuracy", "no-crash", ...
 
@@ -51,6 +51,8 @@ struct Verdict {
 // for all but no-crash). Empty when it holds, else what failed.
 std::optional<std::string> accuracy_failure(const AccuracyMetrics& metrics, double at_least, GateMetric metric);
 std::optional<std::string> exactness_failure(const Matrix<double>& c, const ExactProduct& e);
+// C is not round(E) bit for bit at some element (any NaN matches a NaN, either zero an exactly zero E).
+std::optional<std::string> correctly_rounded_failure(const Matrix<double>& c, const ExactProduct& e);
 std::optional<std::string> specials_failure(const AccuracyMetrics& metrics);
 std::optional<std::string> determinism_failure(const Matrix<double>& first, const Matrix<double>& second);
 

@@ -100,6 +100,27 @@ TEST_CASE("check_case: the first failing property in the order given, and none o
   CHECK(*check_case(set, wrong, a, b, Property::Accuracy).failed == Property::Accuracy);  // 1 correct bit
 }
 
+TEST_CASE("correctly-rounded: C must be round(E) at every element, where exactness looks only at representable products") {
+  // E = 1 + 2^-60: not an FP64 number (exactness has nothing to say), round(E) = 1.
+  const ExactProduct e = exact_gemm(row({1, 0x1p-60}), column({1, 1}));
+  CHECK_FALSE(exactness_failure(scalar(std::nextafter(1.0, 2.0)), e));
+  CHECK_FALSE(correctly_rounded_failure(scalar(1.0), e));
+  const auto off = correctly_rounded_failure(scalar(std::nextafter(1.0, 2.0)), e);
+  REQUIRE(off);
+  CHECK(*off == "C[0,0] = 1.0000000000000002 where the exact product rounds to 1");
+  // An exact zero (2 - 2) takes either zero; -2^-1076 rounds to -0, whose sign is part of round(E).
+  const ExactProduct zero = exact_gemm(row({2, 2}), column({1, -1}));
+  CHECK_FALSE(correctly_rounded_failure(scalar(-0.0), zero));
+  const ExactProduct underflow = exact_gemm(scalar(-0x1p-538), scalar(0x1p-538));
+  CHECK_FALSE(correctly_rounded_failure(scalar(-0.0), underflow));
+  CHECK(correctly_rounded_failure(scalar(0.0), underflow));
+  // Any NaN matches a NaN (inf * 0).
+  const ExactProduct nan = exact_gemm(scalar(std::numeric_limits<double>::infinity()), scalar(0.0));
+  CHECK_FALSE(correctly_rounded_failure(scalar(-std::numeric_limits<double>::quiet_NaN()), nan));
+  CHECK(correctly_rounded_failure(scalar(0.0), nan));
+  CHECK(parse_properties("correctly-rounded", std::nullopt, "maxnorm").description() == "correctly-rounded");
+}
+
 TEST_CASE("check_case: an oracle set (the GPU's, --exact-device gpu) is what C is measured against, and the replay words say so") {
   const Matrix<double> a = row({3, -5}), b = column({7, 4});  // 21 - 20 = 1
   Fixed right({scalar(1.0)});
