@@ -98,7 +98,7 @@ class Ozaki2Subject final : public TwinSubject {
   // --gemm wgmma-fused: reduce's twin multiplies the residues itself (fused_reduce).
   std::vector<ArrayRef> extra_inputs(const Stage& s) const override {
     if (options_.gemm != "wgmma-fused" || s.name() != stage::Reduce::kReduce) return {};
-    return {{std::string(stage::Residues::kName), "a"}, {std::string(stage::Residues::kName), "b"}};
+    return {{stage::Residues::kName, "a"}, {stage::Residues::kName, "b"}};  // views of static names, never of temporaries
   }
 
  private:
