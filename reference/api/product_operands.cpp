@@ -1,5 +1,6 @@
 #include "api/product_operands.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <tuple>
 
@@ -102,7 +103,9 @@ NpyArray product_npy(const ExactProduct& e, bool complex) {
   c.dtype = complex ? DType::C16 : DType::F8;
   c.shape = {e.rows, complex ? e.cols / 2 : e.cols};
   c.data.resize(e.nearest.size() * sizeof(double));
-  std::memcpy(c.data.data(), e.nearest.data(), c.data.size());
+  // std::copy, not memcpy: an empty product's data() may be null, which memcpy must not be given
+  const auto* first = reinterpret_cast<const uint8_t*>(e.nearest.data());
+  std::copy(first, first + c.data.size(), c.data.begin());
   return c;
 }
 
