@@ -18,7 +18,10 @@
 #include "exact/gpu_exact.hpp"
 #include "exact/gpu_exact_model.hpp"
 #include "exact/staged_copies.hpp"
+#include "gemm/gemm_by_op.hpp"
 #include "gemm/int8_gemm.hpp"
+#include "gemm/wgmma_gemm.hpp"
+#include "mma/op_names.hpp"
 #include "runtime/cuda_check.hpp"
 #include "schemes/pipeline/gpu.hpp"
 
@@ -30,9 +33,14 @@ using device::DeviceArray;
 
 size_t round_up4(size_t x) { return (x + 3) / 4 * 4; }
 
-// cuBLASLt's int8 GEMM, or ozref's own mma.sync kernel from the first time cuBLASLt cannot be
-// loaded or refuses the shape; `gemm` says which ran (and why).
+// ozref's wgmma kernel where this GPU issues it (sm_90: about twice cuBLASLt's INT8 rate at
+// 16384, docs/gpu.md); else cuBLASLt's int8 GEMM, or ozref's own mma.sync kernel from the first time
+// cuBLASLt cannot be loaded or refuses the shape. Each gives the exact INT32 sums. `gemm` says which
+// ran (and why).
 void int8_gemm(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int32_t* c, std::string& gemm) {
+  if (gemm == "wgmma")
+    return device::wgmma_gemm(device::WgmmaOp::S8S8, m, n, k, reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b_columns),
+                              reinterpret_cast<uint32_t*>(c));
   if (gemm == "cuBLASLt") try {
       device::int8_gemm_cublaslt(m, n, k, a, b_columns, c, nullptr);
       return;
@@ -96,6 +104,7 @@ GpuExactProduct gpu_exact(const Matrix<double>& a, const Matrix<double>& b) {
   const size_t m = a.rows, k = a.cols, n = b.cols;
   GpuExactProduct r;
   r.device = info.device;
+  if (device::kernel_issues(mma::op_name::wgmma_int8(true, true))) r.gemm = "wgmma";
   GpuExactPhases& time = r.phases;
   ExactProduct& out = r.sliced.product;
   std::optional<Timed> setup(std::in_place, Phase::ProductSetup, time.setup);

@@ -26,7 +26,7 @@ struct GpuExactProduct {
   SlicedProduct sliced;  // the product and its plan (plan.pairs summed over the panels)
   size_t panels = 0;     // bands of rows of C, one after another, each within the GPU's memory
   std::string device;    // "NVIDIA H200 (sm_90, 132 SMs)"
-  std::string gemm = "cuBLASLt";  // the int8 GEMMs: cuBLASLt, or mma.sync (ozref's kernel) and why
+  std::string gemm = "cuBLASLt";  // the int8 GEMMs: wgmma (ozref's kernel, sm_90), cuBLASLt, or mma.sync (ozref's kernel) and why
   double gpu_seconds = 0;  // from the first upload to the last download
   GpuExactPhases phases;
 };

@@ -17,17 +17,10 @@ constexpr int kFewestFractionBits = 8, kMostFractionBits = 40;
 
 // The alignment exponent's floor (FusedBlock::exponent_floor): MMA-Sim's -126 (a zero C counts as
 // 2^-126), and Khattak and Mikaitis's -132 (A100, Ada) and -133 (H100, B200), a zero C ignored.
+// With each, the sign of a sum that rounds to zero (FusedBlock::zero_result_positive): IEEE's
+// (MMA-Sim) or +0 (the H100's bf16 HMMA, docs/models.md). Both show only below 2^-126
+// (mma::floor_observable).
 constexpr int kExponentFloors[] = {-126, -132, -133};
-
-// Whether two operands' product can fall below 2^-126, where the floor shows: the smallest
-// subnormals' exponents add up below it (BF16, TF32; not FP16 or FP8).
-bool floor_observable(const InstructionSpec& s) {
-  auto smallest = [](FormatId id) {
-    const FormatSpec& f = format_spec(id);
-    return f.min_normal_exponent() - (f.has_subnormals ? f.fraction_bits : 0);
-  };
-  return smallest(s.a_format) + smallest(s.b_format) < -126;
-}
 
 // Schedules: K in consecutive fused groups of K, K/2, K/4 or K/8 (at least 4 products each), and
 // sm_90's FP8 split (k mod 4 in {0, 1}, then {2, 3}).
@@ -79,18 +72,22 @@ void add_c_stage_members(const InstructionSpec& base, const std::vector<std::vec
 std::vector<InstructionSpec> float_family(const InstructionSpec& base) {
   std::vector<InstructionSpec> out;
   const bool narrow = format_spec(base.a_format).bits <= 8 && format_spec(base.b_format).bits <= 8;
-  const size_t floors = floor_observable(base) ? std::size(kExponentFloors) : 1;
+  const bool below_126 = mma::floor_observable(base.a_format, base.b_format);
+  const size_t floors = below_126 ? std::size(kExponentFloors) : 1;
   for (const auto& schedule : schedules(base.k)) {
     for (const FusedBlock& block : blocks(schedule.front().size(), true))
       for (size_t floor = 0; floor < floors; ++floor)
-        for (bool c_after : {false, true})
-          for (bool to_fp16 : {false, true}) {
-            if (to_fp16 && !narrow) continue;  // only FP8/FP4 convert to FP16 exactly
-            InstructionSpec s = base;
-            s.blocks = schedule, s.block = block, s.c_added_after = c_after, s.convert_to_fp16 = to_fp16;
-            s.block.exponent_floor = kExponentFloors[floor];
-            out.push_back(s);
-          }
+        for (bool zero_positive : {false, true}) {
+          if (zero_positive && !below_126) continue;
+          for (bool c_after : {false, true})
+            for (bool to_fp16 : {false, true}) {
+              if (to_fp16 && !narrow) continue;  // only FP8/FP4 convert to FP16 exactly
+              InstructionSpec s = base;
+              s.blocks = schedule, s.block = block, s.c_added_after = c_after, s.convert_to_fp16 = to_fp16;
+              s.block.exponent_floor = kExponentFloors[floor], s.block.zero_result_positive = zero_positive;
+              out.push_back(s);
+            }
+        }
     // The C stage's rounding is always observable (its sum keeps 31 bits): every block, unpruned.
     for (const FusedBlock& block : blocks(schedule.front().size(), false)) add_c_stage_members(base, schedule, block, out);
   }
@@ -150,6 +147,7 @@ Dimensions dimensions(const InstructionSpec& s) {
   d.push_back({"rounding", s.block.rounding == OutputRounding::TowardZero ? "toward_zero" : "nearest_even"});
   d.push_back({"output_fraction_bits", std::to_string(s.block.output_fraction_bits)});
   d.push_back({"exponent_floor", std::to_string(s.block.exponent_floor)});
+  d.push_back({"zero_result_positive", s.block.zero_result_positive ? "true" : "false"});
   if (s.kind == mma::Kind::Float) {
     d.push_back({"c_stage", s.block.c_stage_sum_bits ? "sum " + std::to_string(s.block.c_stage_sum_bits) + " bits, C " +
                                                            std::to_string(s.block.c_stage_c_bits) + " bits, floored" : "none"});

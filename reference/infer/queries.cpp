@@ -42,8 +42,8 @@ void fill_tiny(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
 // Two products of one fused group (k and k ^ 1 share one in every schedule) and C zero: 2^-(150 - j),
 // on a rounding tie of FP32's subnormals kept to 23 - j fraction bits (j = 0 half the time, else
 // 0..15), and 2^-(134..180), which one alignment floor and width keep and the next cut. Below the
-// tie, nearest-even breaks the tie by it; above, it shows on the subnormal grid itself. The floors
-// -132 and -133 part only on such terms. Where the products cannot reach that low (FP16, FP8):
+// tie, nearest-even breaks the tie by it; above, it shows on the subnormal grid itself; against the
+// tie's sign, it moves a sum rounded toward zero. The floors -132 and -133 part only on such terms. Where the products cannot reach that low (FP16, FP8):
 // fill_tiny.
 void fill_subnormal_tie(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
   const FormatSpec& fa = format_spec(s.a_format);
@@ -57,8 +57,12 @@ void fill_subnormal_tie(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
   const int tiny = -134 - static_cast<int>(rng.below(47));
   if (s.k < 2 || !fields(tie, a0, b0) || !fields(tiny, a1, b1)) return fill_tiny(s, q, rng);
   const int k0 = static_cast<int>(rng.below(static_cast<uint64_t>(s.k)));
-  set_element(s, q.a, k0, static_cast<uint32_t>(a0) << fa.fraction_bits), set_element(s, q.b, k0, static_cast<uint32_t>(b0) << fb.fraction_bits);
-  set_element(s, q.a, k0 ^ 1, static_cast<uint32_t>(a1) << fa.fraction_bits), set_element(s, q.b, k0 ^ 1, static_cast<uint32_t>(b1) << fb.fraction_bits);
+  // Signs drawn apart: a tiny term against the tie moves a sum rounded toward zero down a step
+  // where it is kept, and a negative sum below 2^-149 shows the sign of a zero result.
+  auto sign = [&] { return rng.below(2) ? static_cast<uint32_t>(fa.sign_mask()) : 0u; };
+  const uint32_t tie_sign = sign(), tiny_sign = sign();
+  set_element(s, q.a, k0, tie_sign | static_cast<uint32_t>(a0) << fa.fraction_bits), set_element(s, q.b, k0, static_cast<uint32_t>(b0) << fb.fraction_bits);
+  set_element(s, q.a, k0 ^ 1, tiny_sign | static_cast<uint32_t>(a1) << fa.fraction_bits), set_element(s, q.b, k0 ^ 1, static_cast<uint32_t>(b1) << fb.fraction_bits);
   q.c = rng.below(2) ? 0x80000000u : 0u;
 }
 
@@ -125,7 +129,7 @@ void fill_carry(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
 
 void fill_float(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
   if (rng.below(8) == 0) return fill_tiny(s, q, rng);
-  if (rng.below(16) == 0) return fill_subnormal_tie(s, q, rng);
+  if (rng.below(8) == 0) return fill_subnormal_tie(s, q, rng);
   if (rng.below(8) == 0) return fill_carry(s, q, rng);
   if (rng.below(4) == 0) return fill_probe(s, q, rng);
   const FormatSpec& fa = format_spec(s.a_format);

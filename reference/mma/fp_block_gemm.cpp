@@ -253,6 +253,7 @@ template <int R>
     round_half(bits_hi, bad_hi, hi, fb.rounding == OutputRounding::TowardZero);
     c[r] = __builtin_shufflevector(bits_lo, bits_hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) &
            int32_t(~((1u << (23 - fb.output_fraction_bits)) - 1));
+    if (fb.zero_result_positive) c[r] &= (c[r] & 0x7FFFFFFF) != 0;  // -0 to +0
     slow[r] |= __builtin_shufflevector(bad_lo, bad_hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   }
 }
@@ -402,7 +403,9 @@ bool byte_fp8_or_fp4(FormatId f) { return f == FormatId::E4M3 || f == FormatId::
 bool fp_block_gemm_applies(const InstructionSpec& s) {
   if (s.kind == Kind::Integer || !byte_fp8_or_fp4(s.a_format) || !byte_fp8_or_fp4(s.b_format)) return false;
   if (s.block.fraction_bits == FusedBlock::kExact) return false;
-  if (s.block.exponent_floor < -126) return false;  // a zero C counts as 2^floor: the lanes take C's -126
+  // The lanes count a zero C as 2^-126, as a floor of -126 does; a lower floor differs only where
+  // products can fall below 2^-126 (scaled blocks, or formats no byte path takes).
+  if (s.block.exponent_floor < -126 && (s.kind == Kind::BlockScaled || floor_observable(s.a_format, s.b_format))) return false;
   if (s.block.c_stage_sum_bits || s.nan_bits != kCanonicalNaN) return false;  // AMD's datapath: the chain only
   if (s.kind == Kind::BlockScaled && s.exact_group)  // groups of E2M1 products, summed in FP64
     return s.a_format == FormatId::E2M1 && s.b_format == FormatId::E2M1 && s.k / s.exact_group <= 4 &&

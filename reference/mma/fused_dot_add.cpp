@@ -27,6 +27,7 @@ uint32_t round_to_fp32(std::span<const uint64_t> twos_complement, int lsb, const
   if (e.overflow) return (v.negative ? 0x80000000u : 0) | 0x7F800000u;  // +-Inf even under RZ
   uint32_t bits = static_cast<uint32_t>(e.bits);
   if (block.output_fraction_bits < 23) bits &= ~((1u << (23 - block.output_fraction_bits)) - 1);
+  if (block.zero_result_positive && !(bits & 0x7FFFFFFFu)) return 0;
   return bits;
 }
 

@@ -30,6 +30,11 @@ struct FusedBlock {
   // E floored at -132 on A100 and Ada, -133 on H100 and B200). It shows only where products can
   // fall below 2^-126 (BF16, TF32, scaled blocks).
   int exponent_floor = -126;
+  // A nonzero sum that rounds to zero gives +0, not a zero of the sum's sign (IEEE). Seen on the
+  // H100's bf16 HMMA, where a negative sum below 2^-149 rounds toward zero to +0
+  // (tests/data/traces/h100-bf16-subnormal). Like the floor, it shows only where the products can
+  // fall below 2^-126.
+  bool zero_result_positive = false;
   // A separate C stage (AMD CDNA3, MMA-Sim's amd_fused_dot_add): the block's products alone are
   // fused as above, aligned to their own largest exponent (no floor); then that sum and C are
   // aligned to the larger of their two exponents, the sum floored (toward minus infinity) to
@@ -80,6 +85,11 @@ struct InstructionSpec {
   uint32_t nan_bits = kCanonicalNaN;
   std::string evidence;  // where each parameter comes from (docs/models.md has the long form)
 };
+
+// Whether two operands' product can fall below 2^-126, where FusedBlock's exponent_floor and
+// zero_result_positive show: the smallest subnormals' exponents add up below it (BF16, TF32; not
+// FP16, FP8 or FP4, whose products stay far above it).
+bool floor_observable(FormatId a, FormatId b);
 
 // The whole-K schedule: one block of all k products.
 std::vector<std::vector<int>> one_block(int k);

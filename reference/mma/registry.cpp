@@ -17,6 +17,14 @@ std::vector<std::vector<int>> consecutive_blocks(int k, int parts) {
   return blocks;
 }
 
+bool floor_observable(FormatId a, FormatId b) {
+  auto smallest = [](FormatId id) {
+    const FormatSpec& f = format_spec(id);
+    return f.min_normal_exponent() - (f.has_subnormals ? f.fraction_bits : 0);
+  };
+  return smallest(a) + smallest(b) < -126;
+}
+
 namespace {
 struct Registry {
   std::map<std::string, ArchSpec> by_name;

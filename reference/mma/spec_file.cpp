@@ -64,6 +64,7 @@ FusedBlock block_from_json(const json& j, const std::string& where) {
                                             {{"toward_zero", OutputRounding::TowardZero}, {"nearest_even", OutputRounding::NearestEven}});
   b.output_fraction_bits = bounded(j, "output_fraction_bits", 0, 23, where);
   b.exponent_floor = bounded(j, "exponent_floor", -1000, 1000, where);
+  if (j.contains("zero_result_positive")) b.zero_result_positive = typed<bool>(j, "zero_result_positive", where);  // absent: IEEE's sign
   if (j.contains("c_stage_sum_bits")) {  // absent: no separate C stage
     b.c_stage_sum_bits = bounded(j, "c_stage_sum_bits", 1, 64, where);
     b.c_stage_c_bits = bounded(j, "c_stage_c_bits", 1, b.c_stage_sum_bits, where);
@@ -101,6 +102,7 @@ json block_to_json(const FusedBlock& b) {
             {"rounding", b.rounding == OutputRounding::TowardZero ? "toward_zero" : "nearest_even"},
             {"output_fraction_bits", b.output_fraction_bits},
             {"exponent_floor", b.exponent_floor}};
+  if (b.zero_result_positive) j["zero_result_positive"] = true;
   if (b.c_stage_sum_bits) j.update({{"c_stage_sum_bits", b.c_stage_sum_bits}, {"c_stage_c_bits", b.c_stage_c_bits}});
   return j;
 }

@@ -22,9 +22,9 @@ mpq_class value_of(const FormatSpec& f, uint32_t bits) { return oracle::rational
 uint32_t f32(float x) { return std::bit_cast<uint32_t>(x); }
 
 std::vector<uint8_t> halves(std::initializer_list<uint16_t> v, size_t k) {
-  std::vector<uint8_t> out;
-  for (uint16_t h : v) { out.push_back(uint8_t(h >> 8)); out.push_back(uint8_t(h)); }
-  out.resize(2 * k, 0);
+  std::vector<uint8_t> out(2 * k, 0);
+  size_t i = 0;
+  for (uint16_t h : v) out[i++] = uint8_t(h >> 8), out[i++] = uint8_t(h);
   return out;
 }
 
@@ -211,4 +211,25 @@ TEST_CASE("the exponent floor: a zero C counts as 2^floor, so a floor below -126
   CHECK(mma::execute(s, {a, b, 0x00800000u, {}, {}}) == 0x00804100u);
   s.block.exponent_floor = -126;
   CHECK(mma::execute(s, {a, b, 0x00800000u, {}, {}}) == 0x00804100u);
+}
+
+TEST_CASE("zero_result_positive: a nonzero sum that rounds to zero gives +0, not a zero of its sign", "[mma]") {
+  // BF16, one block of 16, F = 25, toward zero, floor -133. One product of a = -2^-75 and
+  // b = 2^-75: the sum is -2^-150, below FP32's smallest subnormal 2^-149, so toward zero it
+  // rounds to zero. IEEE keeps the sign (-0, 0x80000000); with zero_result_positive the result is
+  // +0. A sum of -2^-149 is representable and keeps its sign either way; an exactly zero sum
+  // (the product and its negation) is +0 either way. (Hand-derived.)
+  mma::InstructionSpec s = mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+  s.block.exponent_floor = -133;
+  const uint16_t minus_2_75 = 0x8000 | (127 - 75) << 7, plus_2_75 = (127 - 75) << 7, plus_2_74 = (127 - 74) << 7;
+  const std::vector<uint8_t> a = halves({minus_2_75}, 16), b = halves({plus_2_75}, 16), b_twice = halves({plus_2_74}, 16);
+  for (bool positive : {false, true}) {
+    s.block.zero_result_positive = positive;
+    INFO("zero_result_positive " << positive);
+    CHECK(mma::execute(s, {a, b, 0u, {}, {}}) == (positive ? 0u : 0x80000000u));
+    CHECK(mma::execute(s, {a, b_twice, 0u, {}, {}}) == 0x80000001u);  // -2^-149
+    CHECK(mma::execute(s, {halves({minus_2_75, minus_2_75}, 16), halves({plus_2_75, 0x8000 | plus_2_75}, 16), 0x80000000u, {}, {}}) == 0u);
+  }
+  // sm_90's own bf16 spec has it (the H100's answers below 2^-149, docs/models.md).
+  CHECK(mma::instruction(mma::arch("sm_90"), "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32").block.zero_result_positive);
 }
