@@ -82,25 +82,37 @@ std::string read_input_file(const std::string& path, uint64_t max_bytes) {
   return read_input_file(file, max_bytes);
 }
 
+namespace {
+InputError too_large(const std::string& path, uint64_t bytes, uint64_t max_bytes) {
+  return InputError(path + ": " + std::to_string(bytes) + " bytes, more than the " + std::to_string(max_bytes) + " bytes ozref can hold in memory");
+}
+}  // namespace
+
+void require_file_fits(const InputFile& file, uint64_t max_bytes) {
+  if (file.size() > max_bytes) throw too_large(file.path(), file.size(), max_bytes);
+}
+
 std::string read_input_file(InputFile& file, uint64_t max_bytes) {
-  const std::string& path = file.path();
-  const auto too_large = [&](uint64_t bytes) {
-    return InputError(path + ": " + std::to_string(bytes) + " bytes, more than the " + std::to_string(max_bytes) +
-                      " bytes ozref can hold in memory");
-  };
-  if (file.size() > max_bytes) throw too_large(file.size());
+  require_file_fits(file, max_bytes);
   std::string bytes(static_cast<size_t>(file.size()), '\0');
   size_t used = 0;
   while (true) {  // a file may grow while it is read (or report size 0, as /proc files do)
     if (used == bytes.size()) {
-      if (used > max_bytes) throw too_large(used);
+      // Full: whether more follows is asked with a small read, so that a file of the size it
+      // reported (nearly always) is never copied into a larger string.
+      char probe[4096];
+      const size_t more = file.read(probe, sizeof probe);
+      if (more == 0) break;
+      if (used + more > max_bytes) throw too_large(file.path(), used + more, max_bytes);
+      bytes.append(probe, more);
+      used += more;
       bytes.resize(std::min<uint64_t>(used + std::max<size_t>(used / 2, 4096), max_bytes + 1));
     }
     const size_t got = file.read(bytes.data() + used, bytes.size() - used);
     if (got == 0) break;
     used += got;
   }
-  if (used > max_bytes) throw too_large(used);
+  if (used > max_bytes) throw too_large(file.path(), used, max_bytes);
   bytes.resize(used);
   return bytes;
 }

@@ -38,6 +38,8 @@ class InputFile {
   uint64_t size_ = 0;
 };
 
+// InputError unless a file of this size fits `max_bytes` (what ozref can hold in memory).
+void require_file_fits(const InputFile& file, uint64_t max_bytes);
 // The whole file; InputError when it holds more than `max_bytes` (checked before reading).
 std::string read_input_file(const std::string& path, uint64_t max_bytes);
 std::string read_input_file(InputFile& file, uint64_t max_bytes);

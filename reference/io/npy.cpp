@@ -225,13 +225,9 @@ void require_npy_data_size(const NpyHeader& h, uint64_t file_bytes, const std::s
     fail(name, std::to_string(available - expected) + " bytes follow the data the shape describes");
 }
 
-NpyArray parse_npy(std::string_view bytes, const std::string& name) {
-  const NpyHeader h = parse_npy_header(bytes, name);
-  require_npy_data_size(h, bytes.size(), name);
-  NpyArray out;
-  out.dtype = h.dtype;
-  out.shape = h.shape;
-  out.data.assign(bytes.begin() + h.data_start, bytes.end());
+namespace {
+// The data as the header holds them into C order and native byte order, in place.
+void to_native_c_order(NpyArray& out, const NpyHeader& h) {
   // Byte order applies to each scalar: a complex element is two of them.
   const size_t scalar = h.scalar_size(), size = dtype_size(h.dtype), count = h.elements();
   if (h.big_endian && scalar > 1)
@@ -249,12 +245,47 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
     }
     out.data.swap(c_order);
   }
+}
+}  // namespace
+
+NpyArray parse_npy(std::string_view bytes, const std::string& name) {
+  const NpyHeader h = parse_npy_header(bytes, name);
+  require_npy_data_size(h, bytes.size(), name);
+  NpyArray out;
+  out.dtype = h.dtype;
+  out.shape = h.shape;
+  out.data.assign(bytes.begin() + h.data_start, bytes.end());
+  to_native_c_order(out, h);
   return out;
 }
 
-NpyArray read_npy(const std::string& path) { return parse_npy(read_input_file(path), path); }
+NpyHeader read_npy_header(InputFile& file) {
+  std::string start(static_cast<size_t>(std::min<uint64_t>(file.size(), 12)), '\0');
+  file.read_at(start.data(), start.size(), 0);
+  std::string bytes(static_cast<size_t>(std::min<uint64_t>(file.size(), npy_header_bytes(start))), '\0');
+  file.read_at(bytes.data(), bytes.size(), 0);
+  const NpyHeader h = parse_npy_header(bytes, file.path());
+  require_npy_data_size(h, file.size(), file.path());
+  return h;
+}
 
-NpyArray read_npy(InputFile& file) { return parse_npy(read_input_file(file, memory_budget()), file.path()); }
+NpyArray read_npy(const std::string& path) {
+  InputFile file(path);
+  return read_npy(file);
+}
+
+// No copy of the whole file: the data are read into the array itself.
+NpyArray read_npy(InputFile& file) {
+  require_file_fits(file, memory_budget());
+  const NpyHeader h = read_npy_header(file);
+  NpyArray out;
+  out.dtype = h.dtype;
+  out.shape = h.shape;
+  out.data.resize(h.elements() * dtype_size(h.dtype));
+  file.read_at(reinterpret_cast<char*>(out.data.data()), out.data.size(), h.data_start);
+  to_native_c_order(out, h);
+  return out;
+}
 
 std::string serialize_npy(const NpyArray& array) {
   std::string shape = "(";

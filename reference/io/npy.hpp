@@ -47,9 +47,12 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& name);
 size_t npy_header_bytes(std::string_view start);
 // InputError unless a file of `file_bytes` holds exactly the data the header describes.
 void require_npy_data_size(const NpyHeader& h, uint64_t file_bytes, const std::string& name);
+// The header of an open file, checked against the file's size (its data are not read).
+NpyHeader read_npy_header(InputFile& file);
 
 // Parses a whole file's bytes; `name` is used in error messages.
 NpyArray parse_npy(std::string_view bytes, const std::string& name);
+// A file's header, then its data straight into the array (bounded by the memory budget).
 NpyArray read_npy(const std::string& path);
 NpyArray read_npy(InputFile& file);
 std::string serialize_npy(const NpyArray& array);  // v1 header (v2 when the header needs it)

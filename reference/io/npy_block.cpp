@@ -7,16 +7,6 @@
 namespace ozref {
 namespace {
 
-NpyHeader header_of(InputFile& file) {
-  std::string start(static_cast<size_t>(std::min<uint64_t>(file.size(), 12)), '\0');
-  file.read_at(start.data(), start.size(), 0);
-  std::string bytes(static_cast<size_t>(std::min<uint64_t>(file.size(), npy_header_bytes(start))), '\0');
-  file.read_at(bytes.data(), bytes.size(), 0);
-  const NpyHeader h = parse_npy_header(bytes, file.path());
-  require_npy_data_size(h, file.size(), file.path());
-  return h;
-}
-
 // Element e of each of g columns of `run` elements (one after the other in `from`) into row e of
 // `to`, whose rows are `cols` elements apart. Size: the element's bytes when known at compile time
 // (a fixed-size copy), else 0 and `size` says.
@@ -54,8 +44,8 @@ constexpr size_t kChunkBytes = size_t{8} << 20;  // what for_each_chunk holds at
 
 }  // namespace
 
-NpyBlockFile::NpyBlockFile(const std::string& path) : file_(path), header_(header_of(file_)) {}
-NpyBlockFile::NpyBlockFile(const Folder& folder, const std::string& name) : file_(folder, name), header_(header_of(file_)) {}
+NpyBlockFile::NpyBlockFile(const std::string& path) : file_(path), header_(read_npy_header(file_)) {}
+NpyBlockFile::NpyBlockFile(const Folder& folder, const std::string& name) : file_(folder, name), header_(read_npy_header(file_)) {}
 
 NpyArray NpyBlockFile::read_block(size_t row0, size_t row1, size_t col0, size_t col1) {
   const NpyHeader& h = header_;

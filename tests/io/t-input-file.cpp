@@ -34,6 +34,13 @@ TEST_CASE("input file: a regular file is read whole, through a symbolic link too
   CHECK(read_input_file(ws.file("empty", ""), 0).empty());
   // A regular file that reports size 0 but has content (procfs) is read to its end.
   CHECK(read_input_file("/proc/self/status", 1 << 20).find("Pid:") != std::string::npos);
+  // One far longer than the 4096-byte probe of a full buffer (smaps: tens of KB), read whole, and
+  // refused when it grows past the bound.
+  const std::string smaps = read_input_file("/proc/self/smaps", 1 << 24);
+  CHECK(smaps.size() > 3 * 4096);
+  CHECK(smaps.find("Size:") != std::string::npos);
+  CHECK(smaps.find("VmFlags:") != std::string::npos);
+  CHECK_THAT(refusal("/proc/self/smaps", 5000), Catch::Contains("bytes, more than the 5000 bytes ozref can hold in memory"));
 }
 
 TEST_CASE("input file: folders, FIFOs, devices and missing files are refused by name", "[io]") {
