@@ -17,6 +17,7 @@
 #include "exact/exact_kernels.hpp"
 #include "exact/gpu_exact.hpp"
 #include "exact/gpu_exact_model.hpp"
+#include "exact/scaled_long_double.hpp"
 #include "exact/staged_copies.hpp"
 #include "gemm/gemm_by_op.hpp"
 #include "gemm/int8_gemm.hpp"
@@ -88,7 +89,7 @@ void store(ExactProduct& out, size_t first, size_t count, const std::vector<cons
   for (size_t e = 0; e < count; ++e) {
     out.nearest[first + e] = std::bit_cast<double>(nearest[e]);
     out.nearest_fp32[first + e] = std::bit_cast<float>(fp32[e]);
-    const long double residual = std::ldexp(static_cast<long double>(rsig[e]), rexp[e]);
+    const long double residual = scaled_long_double(rsig[e], rexp[e]);
     out.residual[first + e] = flags[e] & 1 ? -residual : residual;
     out.residual_exact[first + e] = (flags[e] >> 1) & 1;
   }

@@ -16,6 +16,7 @@
 #include "common/vector_clones.hpp"
 #include "exact/crt_gemm.hpp"
 #include "exact/exact_parts.hpp"
+#include "exact/scaled_long_double.hpp"
 #include "exact/specials.hpp"
 #include "formats/wide_accumulator.hpp"
 #include "formats/encode.hpp"
@@ -93,7 +94,7 @@ template <typename T>
 // rounded FP64 value (round-to-odd at 64 bits, then nearest at 53 or fewer).
 long double rounded_to_odd(const ExactValue& v, bool sticky) {
   static_assert(std::numeric_limits<long double>::digits == 64, "the residual needs the x87 80-bit format");
-  const long double magnitude = std::ldexp(static_cast<long double>(v.significand | uint64_t{sticky}), v.exponent);
+  const long double magnitude = scaled_long_double(v.significand | uint64_t{sticky}, v.exponent);
   return v.negative ? -magnitude : magnitude;
 }
 

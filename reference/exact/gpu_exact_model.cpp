@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "exact/int8_residue_gemm.hpp"
+#include "exact/scaled_long_double.hpp"
 #include "formats/wide_accumulator.hpp"
 
 namespace ozref {
@@ -127,7 +128,7 @@ SlicedProduct gpu_exact_model(const Matrix<double>& a, const Matrix<double>& b) 
     const RoundedElement x = round_element(&acc[e * g.words], int(g.words), base);
     r.product.nearest[e] = std::bit_cast<double>(x.nearest);
     r.product.nearest_fp32[e] = std::bit_cast<float>(x.nearest_fp32);
-    const long double residual = std::ldexp(static_cast<long double>(x.residual_sig), x.residual_exp);
+    const long double residual = scaled_long_double(x.residual_sig, x.residual_exp);
     r.product.residual[e] = x.residual_negative ? -residual : residual;
     r.product.residual_exact[e] = x.residual_exact;
   }
