@@ -46,11 +46,7 @@ std::vector<std::string> gpu_oracle_ops() {
 Oracle gpu_oracle() {
   const schemes::GpuInfo info = schemes::gpu_info();
   if (!info.available) throw InputError(info.why_not);
-  int device = 0;
-  cudaDeviceProp p{};
-  OZREF_CUDA(cudaGetDevice(&device));
-  OZREF_CUDA(cudaGetDeviceProperties(&p, device));
-  if (p.major != 9 || p.minor != 0)
+  if (info.sm != 90)
     throw InputError(info.device + ": the probe kernels are built for sm_90 (the mma.sync and wgmma forms of the H100 and H200)");
   return run_query;
 }

@@ -30,8 +30,8 @@ GpuInfo gpu_info() {
   }
   cudaDeviceProp prop{};
   OZREF_CUDA(cudaGetDeviceProperties(&prop, 0));
-  const int sm = 10 * prop.major + prop.minor;
-  info.available = sm == 90 || sm == 100 || sm == 120;  // device/CMakeLists.txt's architectures
+  info.sm = 10 * prop.major + prop.minor;
+  info.available = info.sm == 90 || info.sm == 100 || info.sm == 120;  // device/CMakeLists.txt's architectures
   info.device = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
                 std::to_string(prop.multiProcessorCount) + " SMs)";
   if (!info.available) info.why_not = info.device + ": the twins are built for sm_90a, sm_100a and sm_120a";

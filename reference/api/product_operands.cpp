@@ -21,14 +21,9 @@ struct ComplexAt {
   const NpyArray& x;
   std::pair<double, double> operator()(size_t row, size_t col) const {
     const size_t e = row * x.shape[1] + col;
-    double part[2] = {0, 0};
-    if (x.dtype == DType::F4) {
-      float f;
-      std::memcpy(&f, &x.data[4 * e], 4);
-      part[0] = f;
-    } else {
-      std::memcpy(part, &x.data[dtype_size(x.dtype) * e], dtype_size(x.dtype));
-    }
+    if (x.dtype != DType::C16) return {float_element(x, e), 0.0};
+    double part[2];
+    std::memcpy(part, &x.data[16 * e], 16);
     return {part[0], part[1]};
   }
 };

@@ -6,6 +6,7 @@
 
 #include "api/product_operands.hpp"
 #include "api/report_json.hpp"
+#include "cli/gpu_missing.hpp"
 #include "common/error.hpp"
 #include "exact/exact_gemm.hpp"
 #include "exact/gpu_exact.hpp"

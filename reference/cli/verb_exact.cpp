@@ -6,13 +6,13 @@
 #include "api/product_operands.hpp"
 #include "common/error.hpp"
 #include "common/phase_clock.hpp"
+#include "cli/gpu_missing.hpp"
 #include "cli/options.hpp"
 #include "cli/timings_report.hpp"
 #include "cli/verbs.hpp"
 #include "exact/exact_gemm.hpp"
 #include "exact/gpu_exact.hpp"
 #include "io/json_text.hpp"
-#include "schemes/pipeline/gpu.hpp"
 #include "io/atomic_file.hpp"
 #include "io/npy.hpp"
 #if OZREF_WITH_MPI
@@ -53,14 +53,6 @@ void print_gpu_plan(std::ostream& out, const GpuExactProduct& g) {
       << g.panels << " panels, " << g.gpu_seconds << " s on the GPU (GEMMs: " << g.gemm << ")\n";
 }
 }  // namespace
-
-int gpu_missing(const std::string& verb, const std::string& device, std::ostream& out, const std::string& flag, const std::string& needs) {
-  if (device != "gpu") return 0;
-  const schemes::GpuInfo info = schemes::gpu_info();
-  if (info.available) return 0;
-  out << "ozref " << verb << ": " << info.why_not << "; " << flag << " gpu needs " << needs << " (nothing was run)\n";
-  return 77;
-}
 
 int run_exact(const ExactArgs& args, std::ostream& out) {
   if (const int code = gpu_missing("exact", args.device, out)) return code;

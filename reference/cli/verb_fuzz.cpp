@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/gpu_missing.hpp"
 #include "cli/options.hpp"
 #include "cli/run_options.hpp"
 #include "cli/verbs.hpp"

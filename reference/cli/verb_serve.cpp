@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/gpu_missing.hpp"
 #include "cli/verbs.hpp"
 #include "common/error.hpp"
 #include "infer/gpu_oracle.hpp"

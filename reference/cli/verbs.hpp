@@ -25,10 +25,6 @@ struct ExactArgs {
   bool json = false;
 };
 int run_exact(const ExactArgs& args, std::ostream& out);
-// 77 after one line on `out` saying why when `device` is "gpu" and no usable GPU is present (as
-// ozref lockstep does); else 0. `flag` is the option that asked for the GPU, `needs` what it needs.
-int gpu_missing(const std::string& verb, const std::string& device, std::ostream& out, const std::string& flag = "--device",
-                const std::string& needs = "an sm_90, sm_100 or sm_120 GPU");
 void add_exact(CLI::App& app, Action& action);
 
 struct CheckArgs {

@@ -338,13 +338,20 @@ Matrix<double> matrix_from_npy(const NpyArray& array, const std::string& name) {
     // std::copy, not memcpy: an empty array's data() may be null, which memcpy must not be given
     std::copy(array.data.begin(), array.data.end(), reinterpret_cast<uint8_t*>(m.data.data()));
   } else if (array.dtype == DType::F4) {
-    for (size_t i = 0; i < m.size(); ++i) {
-      float f;
-      std::memcpy(&f, &array.data[i * 4], 4);
-      m.data[i] = f;  // exact widening
-    }
+    for (size_t i = 0; i < m.size(); ++i) m.data[i] = float_element(array, i);
   }
   return m;
+}
+
+double float_element(const NpyArray& array, size_t e) {
+  if (array.dtype == DType::F8) {
+    double d;
+    std::memcpy(&d, &array.data[8 * e], 8);
+    return d;
+  }
+  float f;
+  std::memcpy(&f, &array.data[4 * e], 4);
+  return f;  // exact widening
 }
 
 namespace {

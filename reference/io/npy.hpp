@@ -62,6 +62,8 @@ void write_npy(std::shared_ptr<const Folder> folder, const std::string& name, co
 // 2-D floating-point matrices (f8, or f4 widened exactly); anything else is an InputError.
 void require_float_matrix(const std::vector<size_t>& shape, DType dtype, const std::string& name);
 Matrix<double> matrix_from_npy(const NpyArray& array, const std::string& name);
+// Element e (in C order) of an f8 or f4 array, widened exactly.
+double float_element(const NpyArray& array, size_t e);
 NpyArray npy_from_matrix(const Matrix<double>& m);
 NpyArray npy_from_matrix(const Matrix<float>& m);
 

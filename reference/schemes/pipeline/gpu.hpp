@@ -16,6 +16,7 @@ struct GpuInfo {
   bool available = false;
   std::string device;   // "NVIDIA H200 (sm_90, 132 SMs)"
   std::string why_not;  // "no CUDA device present", "built without CUDA"
+  int sm = 0;           // 90, 100, 120 (10 * major + minor); 0 where no device answered
 };
 GpuInfo gpu_info();
 
