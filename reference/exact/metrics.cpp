@@ -7,6 +7,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "exact/scaled_long_double.hpp"
+
 namespace ozref {
 namespace {
 
@@ -25,12 +27,13 @@ struct Traits<float> {
   static float nearest(const ExactProduct& e, size_t i) { return e.nearest_fp32[i]; }
 };
 
+// The unit in the last place of a finite `rounded`, from its exponent field (zeros and subnormals:
+// the smallest normal exponent's unit).
 template <typename T>
 long double ulp_of(T rounded) {
-  int exp = 0;
-  std::frexp(rounded, &exp);  // rounded = f * 2^exp, f in [0.5, 1)
-  const int e = rounded == 0 ? Traits<T>::kMinExponent : std::max(exp - 1, Traits<T>::kMinExponent);
-  return std::ldexp(1.0L, e - Traits<T>::kFractionBits);
+  constexpr int bias = 1 - Traits<T>::kMinExponent;
+  const int field = static_cast<int>((std::bit_cast<typename Traits<T>::Bits>(rounded) >> Traits<T>::kFractionBits) & (2 * bias + 1));
+  return scaled_long_double(1, std::max(field - bias, Traits<T>::kMinExponent) - Traits<T>::kFractionBits);
 }
 
 // Whether the place (row, col) comes before `other`'s in row-major order.
