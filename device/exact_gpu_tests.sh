@@ -2,7 +2,8 @@
 # The exact product on the GPU (docs/exact.md, "On the GPU"): `ozref exact --device gpu` against the
 # CPU's `ozref exact`, byte for byte, on every data class (randn, phi, exponent spans of 2^+-300 and
 # of the whole FP64 range, subnormals, cancellation, specials, odd and empty shapes, K past one
-# depth block, complex products); `ozref check --device gpu --json` against the CPU's on a few;
+# depth block, complex products), and in forced panels of rows; `ozref check --device gpu --json`
+# against the CPU's on a few;
 # `ozref fuzz --exact-device gpu` with the CPU's exact product as its subject; then a 16384^3 randn
 # `check --device gpu` timed beside one cuBLAS DGEMM of that size (CuPy, else PyTorch) in the same run.
 # One line per case to OUT/summary.txt; the last line counts passed and failed.
@@ -82,6 +83,28 @@ for a in "$out"/inputs/*_a.npy; do
     echo "FAIL exact $name: cpu exit $rc_cpu, gpu exit $rc_gpu, $(cmp "$out/$name.cpu.npy" "$out/$name.gpu.npy" 2>&1 | head -1) $(head -c 300 "$out/$name.gpu.err")" >>"$summary"; failed=$((failed + 1))
   fi
 done
+
+# Panels of rows (a product too large for the GPU's memory runs in them): forced with
+# OZREF_EXACT_GPU_PANEL_ROWS on products that fit, byte-identical to the CPU's, the count reported.
+for spec in randn-1024:300 rows-cols-2pm300:100 complex-randn-300:64 k-two-blocks:1; do
+  name=${spec%%:*} rows=${spec##*:}
+  a="$out/inputs/${name}_a.npy" b="$out/inputs/${name}_b.npy"
+  OZREF_EXACT_GPU_PANEL_ROWS=$rows "$oz" exact --device gpu --json --a "$a" --b "$b" --out "$out/$name.panels.npy" >"$out/$name.panels.json" 2>&1
+  rc=$?
+  panels=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['panels'])" "$out/$name.panels.json" 2>/dev/null)
+  if [ $rc -eq 0 ] && [ "${panels:-0}" -ge 2 ] && cmp -s "$out/$name.cpu.npy" "$out/$name.panels.npy"; then
+    echo "PASS exact $name in panels of $rows rows: $panels panels, byte-identical" >>"$summary"; passed=$((passed + 1))
+  else
+    echo "FAIL exact $name in panels of $rows rows: exit $rc, panels ${panels:-?}: $(head -c 300 "$out/$name.panels.json")" >>"$summary"; failed=$((failed + 1))
+  fi
+done
+OZREF_EXACT_GPU_PANEL_ROWS=0 "$oz" exact --device gpu --a "$out/inputs/randn-1024_a.npy" --b "$out/inputs/randn-1024_b.npy" --out "$out/never.npy" >"$out/panel-rows-0.txt" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "OZREF_EXACT_GPU_PANEL_ROWS: expected a whole number of rows" "$out/panel-rows-0.txt"; then
+  echo "PASS OZREF_EXACT_GPU_PANEL_ROWS=0 refused, exit 2" >>"$summary"; passed=$((passed + 1))
+else
+  echo "FAIL OZREF_EXACT_GPU_PANEL_ROWS=0: exit $rc: $(head -c 300 "$out/panel-rows-0.txt")" >>"$summary"; failed=$((failed + 1))
+fi
 
 # check --device gpu: the same JSON report as the CPU's, for a C that is the product rounded by FP32
 # arithmetic (NumPy's; complex64 widened to c16 for a complex product), on a few classes.

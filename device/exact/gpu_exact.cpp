@@ -9,9 +9,11 @@
 #include <bit>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <cmath>
 #include <optional>
 
+#include "common/decimal_text.hpp"
 #include "common/error.hpp"
 #include "common/phase_clock.hpp"
 #include "exact/exact_kernels.hpp"
@@ -61,6 +63,16 @@ struct Footprint {
   }
   double shared() const { return double(k) * n * 8 + double(count) * np * kp + (64 << 20); }
 };
+
+// OZREF_EXACT_GPU_PANEL_ROWS: at most this many rows of C per panel, so that tests take the panels
+// on products that fit (device/exact_gpu_tests.sh); unset: as many rows as fit.
+size_t panel_rows_cap() {
+  const char* text = std::getenv("OZREF_EXACT_GPU_PANEL_ROWS");
+  if (!text) return 0;
+  if (!decimal_integer_in(text, 1, size_t{1} << 40))
+    throw InputError(std::string("OZREF_EXACT_GPU_PANEL_ROWS: expected a whole number of rows, at least 1, got '") + text + "'");
+  return std::stoull(text);
+}
 
 // Times its scope into `seconds` and, for --timings, as `phase`. The device's work inside has
 // finished when it ends (every launch synchronises; the GEMM loop ends with a synchronisation).
@@ -124,6 +136,7 @@ GpuExactProduct gpu_exact(const Matrix<double>& a, const Matrix<double>& b) {
     OZREF_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     const double budget = 0.85 * double(free_bytes) - f.shared();
     size_t h = m;
+    if (const size_t cap = panel_rows_cap()) h = std::min(h, cap);
     while (h > 1 && f.band(h) > budget) h = (h + 1) / 2;
     if (f.band(h) > budget) throw InputError("exact --device gpu: B (" + std::to_string(k) + "x" + std::to_string(n) + ") and its residues exceed the GPU's memory");
     const size_t hp = round_up4(h);
