@@ -37,7 +37,7 @@ using device::DeviceArray;
 size_t round_up4(size_t x) { return (x + 3) / 4 * 4; }
 
 // ozref's wgmma kernel where this GPU issues it (sm_90: about twice cuBLASLt's INT8 rate at
-// 16384, docs/gpu.md); else cuBLASLt's int8 GEMM, or ozref's own mma.sync kernel from the first time
+// 16384, docs/exact.md); else cuBLASLt's int8 GEMM, or ozref's own mma.sync kernel from the first time
 // cuBLASLt cannot be loaded or refuses the shape. Each gives the exact INT32 sums. `gemm` says which
 // ran (and why).
 void int8_gemm(size_t m, size_t n, size_t k, const int8_t* a, const int8_t* b_columns, int32_t* c, std::string& gemm) {

@@ -43,7 +43,8 @@ void fill_tiny(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
 // on a rounding tie of FP32's subnormals kept to 23 - j fraction bits (j = 0 half the time, else
 // 0..15), and 2^-(134..180), which one alignment floor and width keep and the next cut. Below the
 // tie, nearest-even breaks the tie by it; above, it shows on the subnormal grid itself; against the
-// tie's sign, it moves a sum rounded toward zero. The floors -132 and -133 part only on such terms. Where the products cannot reach that low (FP16, FP8):
+// tie's sign, it moves a sum rounded toward zero. The floors -132 and -133 part only on such
+// terms. Where the products cannot reach that low (FP16, FP8):
 // fill_tiny.
 void fill_subnormal_tie(const InstructionSpec& s, MmaRecord& q, Rng& rng) {
   const FormatSpec& fa = format_spec(s.a_format);
